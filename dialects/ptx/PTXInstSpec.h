@@ -1,0 +1,86 @@
+//===- PTXInstSpec.h - What each PTX instruction accepts --------*- C++ -*-===//
+//
+// Every instruction op of the `ptx` dialect carries a constexpr `InstSpec`
+// (written in PTXOps.td): which modifier classes and flags it accepts, and
+// whether its first operand group is a destination. The front end classifies
+// modifiers with it and the verifier checks ops against it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_DIALECTS_PTX_PTXINSTSPEC_H
+#define ZLUDA_DIALECTS_PTX_PTXINSTSPEC_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include "dialects/ptx/PTXEnums.h.inc"
+
+#include <cstdint>
+
+namespace zluda::ptx {
+
+/// Modifier classes (fields of `#ptx.mods`).
+namespace mc {
+enum : uint32_t {
+  None = 0,
+  T = 1u << 0,      ///< types, in order
+  SP = 1u << 1,     ///< state spaces, in order
+  RND = 1u << 2,    ///< rounding
+  CMP = 1u << 3,    ///< comparison
+  BOOL = 1u << 4,   ///< predicate combination
+  CACHE = 1u << 5,  ///< cache operator
+  SEM = 1u << 6,    ///< memory-ordering semantics
+  SCOPE = 1u << 7,  ///< memory scope
+  RED = 1u << 8,    ///< reduction operation
+  MODE = 1u << 9,   ///< per-family mode
+  GEOM = 1u << 10,  ///< texture geometry
+  VEC = 1u << 11,   ///< .v2/.v4/.v8
+  FL = 1u << 12,    ///< boolean flags
+  SHAPE = 1u << 13, ///< .mMnNkK
+  COUNT = 1u << 14, ///< .xN
+  EXTRA = 1u << 15, ///< other qualifiers, verbatim (sm_90+ families)
+};
+} // namespace mc
+
+/// Instruction properties.
+namespace p {
+enum : uint32_t {
+  None = 0,
+  Dest = 1u << 0, ///< the first operand (group) is written
+};
+} // namespace p
+
+/// Flag groups (masks over the `Flag` bit enum of PTXEnums.td).
+namespace fl {
+constexpr uint64_t f(Flag x) { return static_cast<uint64_t>(x); }
+constexpr uint64_t None = 0;
+constexpr uint64_t All = ~uint64_t(0);
+constexpr uint64_t Sync = f(Flag::sync) | f(Flag::aligned) | f(Flag::uni);
+constexpr uint64_t Conv = f(Flag::to);
+constexpr uint64_t Arith =
+    f(Flag::ftz) | f(Flag::sat) | f(Flag::approx) | f(Flag::full) |
+    f(Flag::relu) | f(Flag::NaN) | f(Flag::xorsign) | f(Flag::abs) |
+    f(Flag::cc) | f(Flag::shiftamt) | f(Flag::clamp) | f(Flag::wrap) |
+    f(Flag::noftz) | f(Flag::satfinite) | f(Flag::oob) | Sync;
+constexpr uint64_t Mem =
+    f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) |
+    f(Flag::L1_evict_normal) | f(Flag::L1_evict_unchanged) |
+    f(Flag::L1_evict_first) | f(Flag::L1_evict_last) |
+    f(Flag::L1_no_allocate) | f(Flag::L2_evict_first) |
+    f(Flag::L2_evict_last) | f(Flag::L2_evict_normal) |
+    f(Flag::L2_evict_unchanged) | f(Flag::L2_cache_hint) | f(Flag::L2_64B) |
+    f(Flag::L2_128B) | f(Flag::L2_256B) | f(Flag::L1) | f(Flag::L2);
+} // namespace fl
+
+struct InstSpec {
+  uint32_t classes;
+  uint64_t flags;
+  uint32_t props;
+  constexpr bool accepts(uint32_t cls) const { return (classes & cls) != 0; }
+  constexpr bool hasDest() const { return (props & p::Dest) != 0; }
+};
+
+} // namespace zluda::ptx
+
+#endif // ZLUDA_DIALECTS_PTX_PTXINSTSPEC_H

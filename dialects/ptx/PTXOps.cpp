@@ -1,0 +1,269 @@
+//===- PTXOps.cpp - Operations of the ptx dialect -------------------------===//
+
+#include "dialects/ptx/PTXOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace zluda::ptx;
+
+//===----------------------------------------------------------------------===//
+// Instruction ops: shared syntax and verifier
+//===----------------------------------------------------------------------===//
+
+// Syntax: `ptx.<opcode> "<modifiers>" operands attr-dict : functional-type`.
+// The modifiers are a string because PTX spellings such as `shared::cta`,
+// `2d` and `L2::64B` are not MLIR keywords.
+ParseResult zluda::ptx::parseInstOp(OpAsmParser &parser,
+                                    OperationState &result,
+                                    const InstSpec &spec) {
+  std::string text;
+  SMLoc modsLoc = parser.getCurrentLocation();
+  if (parser.parseString(&text))
+    return failure();
+  ModifierBuilder mods;
+  SmallVector<StringRef> toks;
+  StringRef(text).split(toks, '.', -1, /*KeepEmpty=*/false);
+  for (StringRef tok : toks)
+    if (auto err = mods.add(parser.getContext(), tok, spec))
+      return parser.emitError(modsLoc) << *err;
+  result.addAttribute("mods", mods.get(parser.getContext()));
+
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  FunctionType fnType;
+  SMLoc operandsLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(operands) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(fnType) ||
+      parser.resolveOperands(operands, fnType.getInputs(), operandsLoc,
+                             result.operands))
+    return failure();
+  result.addTypes(fnType.getResults());
+  return success();
+}
+
+void zluda::ptx::printInstOp(Operation *op, OpAsmPrinter &printer,
+                             const InstSpec &) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printModifiers(os, op->getAttrOfType<ModifiersAttr>("mods"));
+  printer << ' ';
+  printer.printString(text);
+  if (op->getNumOperands()) {
+    printer << ' ';
+    printer.printOperands(op->getOperands());
+  }
+  printer.printOptionalAttrDict(op->getAttrs(), {"mods"});
+  printer << " : ";
+  printer.printFunctionalType(op);
+}
+
+static unsigned getValueBitWidth(Type type) {
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  if (auto vec = dyn_cast<VectorType>(type))
+    return vec.getNumElements() * getValueBitWidth(vec.getElementType());
+  return 0;
+}
+
+/// Instructions whose destination has exactly the instruction type's width
+/// (PTX ISA "Operand type information": only ld, st and cvt may use wider
+/// registers).
+static bool hasSameWidthResult(StringRef name) {
+  static const llvm::StringSet<> ops = {
+      "add",  "sub",  "mul",  "mad",   "fma",      "div",  "rem",
+      "abs",  "neg",  "min",  "max",   "and",      "or",   "xor",
+      "not",  "cnot", "shl",  "shr",   "selp",     "copysign",
+      "rcp",  "sqrt", "rsqrt", "sin",  "cos",      "lg2",  "ex2",
+      "tanh", "addc", "subc", "madc",  "brev",     "bfe",  "bfi"};
+  return ops.contains(name);
+}
+
+LogicalResult zluda::ptx::verifyInstOp(Operation *op, const InstSpec &spec) {
+  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
+  ModifierBuilder b = ModifierBuilder::from(mods);
+  uint32_t extra = b.presentClasses() & ~spec.classes;
+  if (extra) {
+    std::string list;
+    llvm::raw_string_ostream os(list);
+    forEachModifier(mods, [&](uint32_t cls, StringRef tok) {
+      if (cls & extra)
+        os << " '." << tok << "'";
+    });
+    return op->emitOpError("does not accept modifier") << list;
+  }
+  if (uint64_t badFlags = b.flags & ~spec.flags)
+    return op->emitOpError("does not accept flag '.")
+           << stringifyFlag(static_cast<Flag>(badFlags & -badFlags)) << "'";
+  if (!spec.hasDest() && op->getNumResults() != 0)
+    return op->emitOpError("writes no destination but has ")
+           << op->getNumResults() << " results";
+  if (auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups")) {
+    int64_t total = 0;
+    for (int32_t g : groups.asArrayRef()) {
+      if (g <= 0)
+        return op->emitOpError("operand group sizes must be positive");
+      total += g;
+    }
+    if (total != op->getNumOperands())
+      return op->emitOpError("operand groups cover ")
+             << total << " operands but the op has " << op->getNumOperands();
+  }
+
+  StringRef name = op->getName().stripDialect();
+  std::optional<TypeKind> type = mods.getType();
+  if (type && op->getNumResults() == 1 && hasSameWidthResult(name)) {
+    unsigned expected = getTypeBitWidth(*type);
+    if (mods.getMode() == Mode::wide)
+      expected *= 2;
+    unsigned actual = getValueBitWidth(op->getResult(0).getType());
+    if (actual != expected)
+      return op->emitOpError("result of ")
+             << actual << " bits does not match the ." << stringifyTypeKind(*type)
+             << " instruction type (" << expected << " bits)";
+  }
+  if (name == "setp")
+    for (Type t : op->getResultTypes())
+      if (!t.isInteger(1))
+        return op->emitOpError("destinations must be predicates (i1)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Structure ops
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAlignment(Operation *op,
+                                     std::optional<uint64_t> alignment) {
+  if (alignment && !llvm::isPowerOf2_64(*alignment))
+    return op->emitOpError("alignment ")
+           << *alignment << " is not a power of two";
+  return success();
+}
+
+LogicalResult GlobalOp::verify() {
+  if (failed(verifyAlignment(*this, getAlignment())))
+    return failure();
+  switch (getSpace()) {
+  case StateSpace::global:
+  case StateSpace::const_:
+  case StateSpace::shared:
+  case StateSpace::local:
+  case StateSpace::tex:
+    break;
+  default:
+    return emitOpError("cannot declare a module-scope variable in ." )
+           << stringifyStateSpace(getSpace());
+  }
+  if (auto dims = getDims())
+    for (int64_t d : *dims)
+      if (d < 0)
+        return emitOpError("array dimension must not be negative");
+  return success();
+}
+
+LogicalResult LocalVarOp::verify() {
+  if (failed(verifyAlignment(*this, getAlignment())))
+    return failure();
+  StateSpace space = getSpace();
+  if (space != StateSpace::local && space != StateSpace::shared &&
+      space != StateSpace::param)
+    return emitOpError("cannot declare a function-scope variable in .")
+           << stringifyStateSpace(space);
+  if (getAddr().getType().getSpace() != space)
+    return emitOpError("result must be an address in the variable's space");
+  return success();
+}
+
+template <typename FnOp> static LogicalResult verifyFunctionLike(FnOp op) {
+  for (auto dims : {op.getMaxntid(), op.getReqntid()})
+    if (dims && (dims->empty() || dims->size() > 3))
+      return op.emitOpError("thread-count directives take 1 to 3 values");
+  if (op.getBody().empty())
+    return success();
+  SmallVector<ParamAttr> decls;
+  if (auto rets = op.getReturns())
+    for (Attribute a : *rets)
+      decls.push_back(cast<ParamAttr>(a));
+  for (Attribute a : op.getParams())
+    decls.push_back(cast<ParamAttr>(a));
+  Block &entry = op.getBody().front();
+  if (entry.getNumArguments() != decls.size())
+    return op.emitOpError("entry block has ")
+           << entry.getNumArguments() << " arguments for " << decls.size()
+           << " declared parameters";
+  for (auto [decl, arg] : llvm::zip(decls, entry.getArguments())) {
+    bool isParamSpace = decl.getSpace() == StateSpace::param;
+    auto ptr = dyn_cast<PtrType>(arg.getType());
+    if (isParamSpace != (ptr && ptr.getSpace() == StateSpace::param))
+      return op.emitOpError("parameter '")
+             << decl.getName() << "' has block argument type "
+             << arg.getType();
+  }
+  return success();
+}
+
+LogicalResult EntryOp::verify() {
+  if (getReturns() && !getReturns()->empty())
+    return emitOpError("kernels cannot return parameters");
+  return verifyFunctionLike(*this);
+}
+LogicalResult FuncOp::verify() { return verifyFunctionLike(*this); }
+
+LogicalResult SRegOp::verify() {
+  SReg kind = getReg().getReg();
+  unsigned expected = 32;
+  switch (kind) {
+  case SReg::clock64:
+  case SReg::globaltimer:
+  case SReg::gridid:
+  case SReg::pm_64:
+  case SReg::current_graph_exec:
+    expected = 64;
+    break;
+  case SReg::is_explicit_cluster:
+    expected = 1;
+    break;
+  default:
+    break;
+  }
+  if (!getType().isInteger(expected))
+    return emitOpError("%") << stringifySReg(kind) << " reads as i" << expected;
+  return success();
+}
+
+LogicalResult CallOp::verify() {
+  if (static_cast<bool>(getCallee()) == static_cast<bool>(getTarget()))
+    return emitOpError("needs exactly one of a callee symbol or a target address");
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// Branches
+//===----------------------------------------------------------------------===//
+
+SuccessorOperands BraOp::getSuccessorOperands(unsigned index) {
+  assert(index == 0 && "invalid successor index");
+  return SuccessorOperands(getDestOperandsMutable());
+}
+
+Block *BraOp::getSuccessorForOperands(ArrayRef<Attribute>) { return getDest(); }
+
+SuccessorOperands CondBraOp::getSuccessorOperands(unsigned index) {
+  assert(index < 2 && "invalid successor index");
+  return SuccessorOperands(index == 0 ? getTrueDestOperandsMutable()
+                                      : getFalseDestOperandsMutable());
+}
+
+Block *CondBraOp::getSuccessorForOperands(ArrayRef<Attribute> operands) {
+  if (auto cond = dyn_cast_or_null<IntegerAttr>(operands.front()))
+    return cond.getValue().isOne() ? getTrueDest() : getFalseDest();
+  return nullptr;
+}
+
+#define GET_OP_CLASSES
+#include "dialects/ptx/PTXOps.cpp.inc"

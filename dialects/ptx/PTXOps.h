@@ -1,0 +1,27 @@
+//===- PTXOps.h - Operations of the ptx dialect -----------------*- C++ -*-===//
+
+#ifndef ZLUDA_DIALECTS_PTX_PTXOPS_H
+#define ZLUDA_DIALECTS_PTX_PTXOPS_H
+
+#include "dialects/ptx/PTXDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace zluda::ptx {
+mlir::ParseResult parseInstOp(mlir::OpAsmParser &parser,
+                              mlir::OperationState &result,
+                              const InstSpec &spec);
+void printInstOp(mlir::Operation *op, mlir::OpAsmPrinter &printer,
+                 const InstSpec &spec);
+llvm::LogicalResult verifyInstOp(mlir::Operation *op, const InstSpec &spec);
+} // namespace zluda::ptx
+
+#define GET_OP_CLASSES
+#include "dialects/ptx/PTXOps.h.inc"
+
+#endif // ZLUDA_DIALECTS_PTX_PTXOPS_H
