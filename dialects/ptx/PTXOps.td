@@ -33,7 +33,7 @@ def PTX_GlobalOp : PTX_Op<"global", [Symbol]> {
     and `#ptx.symaddr` for addresses of symbols.
 
     ```mlir
-    ptx.global visible @table : global u32 {alignment = 4 : i64, dims = array<i64: 3>, init = [1 : i32, 2 : i32, 3 : i32]}
+    ptx.global @table : global u32 {linkage = #ptx.linkage<visible>, alignment = 4 : i64, dims = array<i64: 3>, init = [1 : i32, 2 : i32, 3 : i32]}
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, PTX_StateSpaceAttr:$space,
@@ -41,7 +41,7 @@ def PTX_GlobalOp : PTX_Op<"global", [Symbol]> {
                    OptionalAttr<I64Attr>:$alignment, OptionalAttr<I32Attr>:$vec,
                    OptionalAttr<DenseI64ArrayAttr>:$dims, OptionalAttr<AnyAttr>:$init,
                    UnitAttr:$managed);
-  let assemblyFormat = "($linkage^)? $sym_name `:` $space $type attr-dict";
+  let assemblyFormat = "$sym_name `:` $space $type attr-dict";
   let hasVerifier = 1;
 }
 
@@ -75,7 +75,7 @@ class PTX_FunctionLikeOp<string mnemonic, string kindText>
     without a body has an empty region.
 
     ```mlir
-    ptx.entry visible @k {params = [#ptx.param<name = "k_param_0", space = param, type = u64>]} {
+    ptx.entry @k attributes {params = [#ptx.param<name = "k_param_0", space = param, type = u64>]} {
     ^bb0(%arg0: !ptx.ptr<param>):
       ptx.ret <> : () -> ()
     }
@@ -95,7 +95,7 @@ class PTX_FunctionLikeOp<string mnemonic, string kindText>
                    UnitAttr:$noreturn,
                    OptionalAttr<StrArrayAttr>:$pragmas);
   let regions = (region AnyRegion:$body);
-  let assemblyFormat = "($linkage^)? $sym_name attr-dict-with-keyword $body";
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
 }
 
@@ -494,6 +494,39 @@ def PTX_MultimemStOp : PTX_InstOp<"multimem.st", "store to a multimem address", 
 def PTX_MultimemRedOp : PTX_InstOp<"multimem.red", "reduction on a multimem address", "multimem.red.relaxed.sys.global.add.u32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::All", "p::None">;
 def PTX_ClcTryCancelOp : PTX_InstOp<"clusterlaunchcontrol.try_cancel", "request cancellation of a not-yet-launched cluster", "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [d], [mbar];", "mc::T | mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_ClcQueryCancelOp : PTX_InstOp<"clusterlaunchcontrol.query_cancel", "decode a cluster cancellation response", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, resp;", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
+
+
+// Video (SIMD within a register) instructions. Operand selectors (`%r.b0`,
+// `%r.h1`, `%r.b3210`) are kept per PTX operand in `selectors`.
+class PTX_VideoOp<string mnemonic, string summ, string example>
+    : PTX_InstOp<mnemonic, summ, example, "mc::T | mc::RED | mc::CMP | mc::FL", "fl::Arith"> {
+  let arguments = (ins Variadic<AnyType>:$args, PTX_ModifiersAttr:$mods,
+                   OptionalAttr<DenseI32ArrayAttr>:$groups,
+                   OptionalAttr<StrArrayAttr>:$selectors);
+}
+def PTX_VaddOp : PTX_VideoOp<"vadd", "scalar video add", "vadd.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VsubOp : PTX_VideoOp<"vsub", "scalar video subtract", "vsub.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VabsdiffOp : PTX_VideoOp<"vabsdiff", "scalar video absolute difference", "vabsdiff.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VminOp : PTX_VideoOp<"vmin", "scalar video minimum", "vmin.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VmaxOp : PTX_VideoOp<"vmax", "scalar video maximum", "vmax.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VshlOp : PTX_VideoOp<"vshl", "scalar video shift left", "vshl.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VshrOp : PTX_VideoOp<"vshr", "scalar video shift right", "vshr.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VmadOp : PTX_VideoOp<"vmad", "scalar video multiply-add", "vmad.u32.u32.u32.sat d, a, b, c;">;
+def PTX_VsetOp : PTX_VideoOp<"vset", "scalar video compare", "vset.u32.u32.lt d, a, b, c;">;
+def PTX_Vadd2Op : PTX_VideoOp<"vadd2", "SIMD add of half-words", "vadd2.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vsub2Op : PTX_VideoOp<"vsub2", "SIMD subtract of half-words", "vsub2.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vavrg2Op : PTX_VideoOp<"vavrg2", "SIMD average of half-words", "vavrg2.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vabsdiff2Op : PTX_VideoOp<"vabsdiff2", "SIMD absolute difference of half-words", "vabsdiff2.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vmin2Op : PTX_VideoOp<"vmin2", "SIMD minimum of half-words", "vmin2.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vmax2Op : PTX_VideoOp<"vmax2", "SIMD maximum of half-words", "vmax2.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vset2Op : PTX_VideoOp<"vset2", "SIMD compare of half-words", "vset2.u32.u32.lt d, a, b, c;">;
+def PTX_Vadd4Op : PTX_VideoOp<"vadd4", "SIMD add of bytes", "vadd4.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vsub4Op : PTX_VideoOp<"vsub4", "SIMD subtract of bytes", "vsub4.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vavrg4Op : PTX_VideoOp<"vavrg4", "SIMD average of bytes", "vavrg4.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vabsdiff4Op : PTX_VideoOp<"vabsdiff4", "SIMD absolute difference of bytes", "vabsdiff4.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vmin4Op : PTX_VideoOp<"vmin4", "SIMD minimum of bytes", "vmin4.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vmax4Op : PTX_VideoOp<"vmax4", "SIMD maximum of bytes", "vmax4.u32.u32.u32.sat d, a, b, c;">;
+def PTX_Vset4Op : PTX_VideoOp<"vset4", "SIMD compare of bytes", "vset4.u32.u32.lt d, a, b, c;">;
 
 // Miscellaneous.
 def PTX_TrapOp : PTX_InstOp<"trap", "abort execution with an error", "trap;", "mc::None", "fl::None", "p::None">;

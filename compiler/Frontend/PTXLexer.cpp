@@ -1,0 +1,197 @@
+//===- PTXLexer.cpp - Tokens of PTX text ----------------------------------===//
+
+#include "compiler/Frontend/PTXLexer.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace zluda::frontend;
+
+static bool isIdentStart(char c) {
+  return llvm::isAlpha(c) || c == '_' || c == '$' || c == '%';
+}
+static bool isIdentChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '$';
+}
+
+void Lexer::advance() {
+  if (buf[pos] == '\n') {
+    ++line;
+    col = 1;
+  } else {
+    ++col;
+  }
+  ++pos;
+}
+
+void Lexer::skipSpaceAndComments() {
+  while (pos < buf.size()) {
+    char c = buf[pos];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+        c == '\v') {
+      advance();
+    } else if (c == '/' && peek(1) == '/') {
+      while (pos < buf.size() && buf[pos] != '\n')
+        advance();
+    } else if (c == '/' && peek(1) == '*') {
+      advance();
+      advance();
+      while (pos < buf.size() && !(buf[pos] == '*' && peek(1) == '/'))
+        advance();
+      if (pos < buf.size()) {
+        advance();
+        advance();
+      }
+    } else {
+      return;
+    }
+  }
+}
+
+Token Lexer::make(Token::Kind kind, size_t start, unsigned tokLine,
+                  unsigned tokCol) {
+  Token t;
+  t.kind = kind;
+  t.text = buf.slice(start, pos);
+  t.line = tokLine;
+  t.col = tokCol;
+  return t;
+}
+
+Token Lexer::next() {
+  skipSpaceAndComments();
+  size_t start = pos;
+  unsigned tokLine = line, tokCol = col;
+  if (pos >= buf.size())
+    return make(Token::Eof, start, tokLine, tokCol);
+  char c = buf[pos];
+
+  // `.word` and `.word::word` (state spaces, cache levels, modifiers).
+  if (c == '.' && (isIdentStart(peek(1)) && peek(1) != '%')) {
+    advance();
+    while (pos < buf.size()) {
+      if (isIdentChar(buf[pos]))
+        advance();
+      else if (buf[pos] == ':' && peek(1) == ':' && isIdentChar(peek(2))) {
+        advance();
+        advance();
+      } else
+        break;
+    }
+    return make(Token::DotWord, start, tokLine, tokCol);
+  }
+  // Modifiers that start with a digit: `.2d`, `.16x64b`, `.1d`.
+  if (c == '.' && llvm::isDigit(peek(1)) && pos > 0 && isIdentChar(buf[pos - 1])) {
+    advance();
+    while (pos < buf.size() && (isIdentChar(buf[pos]) ||
+                                (buf[pos] == ':' && peek(1) == ':'))) {
+      if (buf[pos] == ':')
+        advance();
+      advance();
+    }
+    return make(Token::DotWord, start, tokLine, tokCol);
+  }
+
+  if (isIdentStart(c)) {
+    advance();
+    while (pos < buf.size() && isIdentChar(buf[pos]))
+      advance();
+    return make(Token::Ident, start, tokLine, tokCol);
+  }
+
+  if (llvm::isDigit(c) || (c == '.' && llvm::isDigit(peek(1)))) {
+    // Hex floats 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX.
+    if (c == '0' && (peek(1) == 'f' || peek(1) == 'F' || peek(1) == 'd' ||
+                     peek(1) == 'D')) {
+      size_t digits = (peek(1) == 'f' || peek(1) == 'F') ? 8 : 16;
+      advance();
+      advance();
+      size_t n = 0;
+      while (pos < buf.size() && llvm::isHexDigit(buf[pos])) {
+        advance();
+        ++n;
+      }
+      return make(n == digits ? Token::Float : Token::Error, start, tokLine,
+                  tokCol);
+    }
+    if (c == '0' && (peek(1) == 'x' || peek(1) == 'X')) {
+      advance();
+      advance();
+      while (pos < buf.size() && llvm::isHexDigit(buf[pos]))
+        advance();
+    } else if (c == '0' && (peek(1) == 'b' || peek(1) == 'B') &&
+               (peek(2) == '0' || peek(2) == '1')) {
+      advance();
+      advance();
+      while (pos < buf.size() && (buf[pos] == '0' || buf[pos] == '1'))
+        advance();
+    } else {
+      bool isFloat = false;
+      while (pos < buf.size() && llvm::isDigit(buf[pos]))
+        advance();
+      if (peek() == '.' && !isIdentStart(peek(1))) {
+        isFloat = true;
+        advance();
+        while (pos < buf.size() && llvm::isDigit(buf[pos]))
+          advance();
+      }
+      if ((peek() == 'e' || peek() == 'E') &&
+          (llvm::isDigit(peek(1)) ||
+           ((peek(1) == '-' || peek(1) == '+') && llvm::isDigit(peek(2))))) {
+        isFloat = true;
+        advance();
+        if (buf[pos] == '-' || buf[pos] == '+')
+          advance();
+        while (pos < buf.size() && llvm::isDigit(buf[pos]))
+          advance();
+      }
+      if (isFloat)
+        return make(Token::Float, start, tokLine, tokCol);
+    }
+    if (peek() == 'U' || peek() == 'u')
+      advance();
+    if (pos < buf.size() && isIdentChar(buf[pos])) {
+      while (pos < buf.size() && isIdentChar(buf[pos]))
+        advance();
+      return make(Token::Error, start, tokLine, tokCol);
+    }
+    return make(Token::Integer, start, tokLine, tokCol);
+  }
+
+  if (c == '"') {
+    advance();
+    while (pos < buf.size() && buf[pos] != '"' && buf[pos] != '\n') {
+      if (buf[pos] == '\\' && pos + 1 < buf.size())
+        advance();
+      advance();
+    }
+    if (pos >= buf.size() || buf[pos] != '"')
+      return make(Token::Error, start, tokLine, tokCol);
+    advance();
+    return make(Token::String, start, tokLine, tokCol);
+  }
+
+  Token::Kind kind;
+  switch (c) {
+  case ',': kind = Token::Comma; break;
+  case ';': kind = Token::Semi; break;
+  case ':': kind = Token::Colon; break;
+  case '{': kind = Token::LBrace; break;
+  case '}': kind = Token::RBrace; break;
+  case '[': kind = Token::LBracket; break;
+  case ']': kind = Token::RBracket; break;
+  case '(': kind = Token::LParen; break;
+  case ')': kind = Token::RParen; break;
+  case '<': kind = Token::LAngle; break;
+  case '>': kind = Token::RAngle; break;
+  case '+': kind = Token::Plus; break;
+  case '-': kind = Token::Minus; break;
+  case '!': kind = Token::Bang; break;
+  case '@': kind = Token::At; break;
+  case '|': kind = Token::Pipe; break;
+  case '=': kind = Token::Equal; break;
+  case '~': kind = Token::Tilde; break;
+  default: kind = Token::Error; break;
+  }
+  advance();
+  return make(kind, start, tokLine, tokCol);
+}

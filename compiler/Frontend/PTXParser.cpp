@@ -1,0 +1,2193 @@
+//===- PTXParser.cpp - PTX text to the ptx dialect ------------------------===//
+//
+// Structure: `Parser` reads module-level directives and declarations;
+// `FunctionBuilder` (one per kernel or function body) reads statements and
+// builds SSA on the fly. Registers are variables in the sense of Braun et al.:
+// each block records its last definition of each variable; reading a variable
+// in a block that does not define it looks through the predecessors, adding
+// block arguments (phis) where control flow merges. Blocks that begin at a
+// label get further predecessors until the end of the body (a later backward
+// branch), so they are sealed only then; trivial phis are removed on the way.
+// Terminators are created last, once every phi and its incoming values are
+// known.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Frontend/PTXParser.h"
+#include "compiler/Frontend/PTXLexer.h"
+
+#include "dialects/ptx/PTXDialect.h"
+#include "dialects/ptx/PTXOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+
+using namespace mlir;
+using namespace zluda::ptx;
+using namespace zluda::frontend;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Syntactic operands
+//===----------------------------------------------------------------------===//
+
+struct ParsedOperand {
+  enum Kind {
+    Name,    ///< register, parameter, variable, function or label
+    NotName, ///< `!%p`
+    Int,     ///< integer literal (two's complement in 64 bits)
+    Float,   ///< float literal; `bits` and `floatWidth` for 0f/0d forms
+    SReg,    ///< `%tid.x`
+    Addr,    ///< `[base+offset]`; `elems` holds the base (or a list for tex)
+    Vec,     ///< `{a, b}`
+    Pair,    ///< `%p|%q`
+    Sink,    ///< `_`
+  };
+  Kind kind;
+  Token tok;
+  StringRef name;
+  uint64_t intValue = 0;
+  double floatValue = 0;
+  uint64_t bits = 0;
+  unsigned floatWidth = 0; ///< 32 for 0f, 64 for 0d, 0 for decimal
+  int64_t offset = 0;
+  SpecialRegAttr sreg;
+  StringRef selector; ///< video operand selector (`b0`, `h1`, `b3210`)
+  std::vector<ParsedOperand> elems;
+};
+
+/// A `.param`/`.reg` declaration of a kernel, function or prototype.
+struct ParamDecl {
+  ParamAttr attr;
+  Token tok;
+};
+
+/// Parses integer literal text (hex, binary, octal, decimal; `U` suffix).
+std::optional<uint64_t> parseIntText(StringRef text) {
+  if (text.ends_with("U") || text.ends_with("u"))
+    text = text.drop_back();
+  unsigned radix = 10;
+  if (text.starts_with_insensitive("0x")) {
+    radix = 16;
+    text = text.drop_front(2);
+  } else if (text.starts_with_insensitive("0b")) {
+    radix = 2;
+    text = text.drop_front(2);
+  } else if (text.size() > 1 && text[0] == '0') {
+    radix = 8;
+    text = text.drop_front();
+  }
+  llvm::APInt value;
+  if (text.empty() || text.getAsInteger(radix, value) ||
+      value.getActiveBits() > 64)
+    return std::nullopt;
+  return value.getZExtValue();
+}
+
+//===----------------------------------------------------------------------===//
+// Parser
+//===----------------------------------------------------------------------===//
+
+class FunctionBuilder;
+
+class Parser {
+public:
+  Parser(llvm::SourceMgr &sm, MLIRContext *ctx)
+      : ctx(ctx), builder(ctx),
+        lexer(sm.getMemoryBuffer(sm.getMainFileID())->getBuffer()) {
+    auto *buffer = sm.getMemoryBuffer(sm.getMainFileID());
+    fileName = StringAttr::get(ctx, buffer->getBufferIdentifier());
+    prescanFiles(buffer->getBuffer());
+    consume();
+  }
+
+  OwningOpRef<ModuleOp> parseModule();
+  void prescanFiles(StringRef buffer);
+
+  // Token handling -----------------------------------------------------------
+  const Token &peek() const { return tok; }
+  Token consume() {
+    Token t = tok;
+    tok = lexer.next();
+    return t;
+  }
+  bool consumeIf(Token::Kind k) {
+    if (!tok.is(k))
+      return false;
+    consume();
+    return true;
+  }
+  bool consumeIfDot(StringRef word) {
+    if (!tok.isDot(word))
+      return false;
+    consume();
+    return true;
+  }
+
+  Location loc(const Token &t) {
+    return FileLineColLoc::get(fileName, t.line, t.col);
+  }
+  /// Location of an op: the PTX position, fused with the CUDA source
+  /// position of the last `.loc` when there is one.
+  Location opLoc(const Token &t) {
+    Location ptxLoc = loc(t);
+    if (!debugLoc)
+      return ptxLoc;
+    return FusedLoc::get(ctx, {ptxLoc, *debugLoc});
+  }
+
+  static std::string describe(const Token &t) {
+    if (t.is(Token::Eof))
+      return "end of file";
+    return ("'" + t.text + "'").str();
+  }
+  InFlightDiagnostic error(const Token &t, const Twine &msg) {
+    InFlightDiagnostic diag = emitError(loc(t), msg);
+    if (!currentFunction.empty())
+      diag.attachNote() << "in '" << currentFunction << "'";
+    return diag;
+  }
+  LogicalResult expect(Token::Kind k, StringRef what) {
+    if (consumeIf(k))
+      return success();
+    return error(tok, "expected " + what + " but found " + describe(tok));
+  }
+  LogicalResult expectIdent(Token &out, StringRef what) {
+    if (!tok.is(Token::Ident))
+      return error(tok, "expected " + what + " but found " + describe(tok));
+    out = consume();
+    return success();
+  }
+  LogicalResult parseInt(int64_t &out, StringRef what);
+  LogicalResult parseUnsignedList(SmallVectorImpl<int32_t> &out,
+                                  StringRef what);
+
+  // Declarations -------------------------------------------------------------
+  LogicalResult parseDirective(Operation *moduleOp);
+  LogicalResult parseFileDirective();
+  LogicalResult parseLocDirective();
+  LogicalResult skipSection();
+  LogicalResult parseFunction(std::optional<Linkage> linkage, bool isEntry);
+  LogicalResult parseParamList(SmallVectorImpl<ParamDecl> &out, bool isEntry);
+  LogicalResult parseParam(ParamDecl &out, bool isEntry);
+  /// Parses `[linkage] .space [.align N] [.vN] .type name[dims] [= init]`
+  /// after the linkage; creates GlobalOps, or LocalVarOps in `fn`.
+  LogicalResult parseVariableDecl(std::optional<Linkage> linkage,
+                                  FunctionBuilder *fn);
+  LogicalResult parseInitializer(TypeKind type, Attribute &out);
+  LogicalResult parseInitElement(TypeKind type, Attribute &out);
+  FailureOr<Attribute> parseSymbolInit(uint64_t mask);
+
+  MLIRContext *ctx;
+  OpBuilder builder;
+  Lexer lexer;
+  Token tok;
+  StringAttr fileName;
+  ModuleOp module;
+  std::string currentFunction;
+  std::optional<Location> debugLoc;
+  llvm::DenseMap<int64_t, StringAttr> files;
+  /// Module symbols and the address space of their address.
+  llvm::StringMap<StateSpace> symbols;
+  /// Function prototypes: (return params, params) by name, for calls.
+  llvm::StringMap<std::pair<SmallVector<ParamDecl>, SmallVector<ParamDecl>>>
+      functions;
+  bool reportedSections = false;
+  SmallVector<Attribute> modulePragmas;
+};
+
+//===----------------------------------------------------------------------===//
+// FunctionBuilder: statements and on-the-fly SSA construction
+//===----------------------------------------------------------------------===//
+
+struct TerminatorIntent {
+  enum Kind { None, Bra, CondBra, BrxIdx, Ret, Exit } kind = None;
+  LocationAttr loc;
+  Value value;
+  Block *dest = nullptr;
+  Block *falseDest = nullptr;
+  SmallVector<Block *> targets;
+  bool uni = false;
+};
+
+struct BlockState {
+  bool sealed = false;
+  llvm::DenseMap<unsigned, Value> defs;
+  SmallVector<std::pair<BlockArgument, unsigned>> incompletePhis;
+  SmallVector<Block *, 2> preds;
+  TerminatorIntent term;
+};
+
+struct NameEntry {
+  enum Kind { Reg, Val } kind;
+  unsigned var = 0;
+  Value value;
+};
+
+struct RegRange {
+  unsigned base;
+  unsigned count;
+};
+
+struct Prototype {
+  SmallVector<ParamDecl> rets, params;
+};
+
+class FunctionBuilder {
+public:
+  FunctionBuilder(Parser &p, Operation *fnOp, Region &body)
+      : p(p), fnOp(fnOp), body(body), builder(p.ctx) {}
+
+  LogicalResult parseBody(ArrayRef<ParamDecl> rets, ArrayRef<ParamDecl> params);
+
+  // Scopes and names.
+  void pushScope() {
+    scopes.emplace_back();
+    ranges.emplace_back();
+  }
+  void popScope() {
+    scopes.pop_back();
+    ranges.pop_back();
+  }
+  const NameEntry *lookup(StringRef name);
+  void declareValue(StringRef name, Value v) {
+    scopes.back()[name] = NameEntry{NameEntry::Val, 0, v};
+  }
+  unsigned newVar(Type type) {
+    varTypes.push_back(type);
+    return varTypes.size() - 1;
+  }
+
+  Parser &p;
+  Operation *fnOp;
+  Region &body;
+  OpBuilder builder;
+
+private:
+  // Statements.
+  LogicalResult parseStatement();
+  LogicalResult parseRegDecl();
+  LogicalResult parseLabelStatement(const Token &name);
+  LogicalResult parseInstruction(const Token &opTok, const Token *guardTok,
+                                 bool guardNegated);
+  LogicalResult parseUnguarded(const Token &opTok, StringRef mnemonic,
+                               const InstSpec *spec,
+                               ArrayRef<StringRef> modToks);
+  LogicalResult parseOperand(ParsedOperand &out);
+  LogicalResult parseAddress(ParsedOperand &out);
+  LogicalResult parseCall(const Token &opTok, ArrayRef<StringRef> mods);
+  LogicalResult parseBranch(const Token &opTok, bool uni, Value guard,
+                            bool guardNegated);
+  LogicalResult parsePrototype(const Token &name);
+  LogicalResult parseTargetList(const Token &name, bool isBranchTargets);
+
+  // Instruction building.
+  LogicalResult emitInstruction(const Token &opTok, StringRef mnemonic,
+                                const InstSpec &spec, ModifiersAttr mods,
+                                MutableArrayRef<ParsedOperand> operands);
+  FailureOr<Value> materialize(const ParsedOperand &op, Type immType);
+  FailureOr<Value> readName(const Token &t, StringRef name);
+  FailureOr<Type> destType(const ParsedOperand &op, Type fallback);
+  LogicalResult writeDest(const ParsedOperand &op, Value v);
+  Type immediateType(StringRef mnemonic, ModifiersAttr mods, unsigned srcIdx);
+  FailureOr<Value> makeConstant(const ParsedOperand &op, Type type);
+
+  // SSA construction.
+  Block *newBlock(bool sealed);
+  Block *labelBlock(StringRef name, const Token &use);
+  BlockState &state(Block *b) { return *blocks[b]; }
+  void addEdge(Block *from, Block *to) { state(to).preds.push_back(from); }
+  void ensureBlock();
+  void writeVariable(unsigned var, Block *b, Value v) { state(b).defs[var] = v; }
+  Value readVariable(unsigned var, Block *b);
+  Value readVariableRecursive(unsigned var, Block *b);
+  Value addPhiOperands(unsigned var, BlockArgument phi);
+  Value tryRemoveTrivialPhi(BlockArgument phi);
+  void sealBlock(Block *b);
+  Value resolve(Value v);
+  Value undef(Type type);
+  LogicalResult finish(const Token &endTok);
+
+  SmallVector<llvm::StringMap<NameEntry>> scopes;
+  SmallVector<llvm::StringMap<RegRange>> ranges;
+  std::vector<Type> varTypes;
+  llvm::DenseMap<Block *, std::unique_ptr<BlockState>> blocks;
+  Block *cur = nullptr;
+  Block *entry = nullptr;
+  llvm::StringMap<Block *> labels;
+  llvm::StringMap<Token> labelUses;
+  llvm::StringSet<> definedLabels;
+  llvm::StringMap<Prototype> prototypes;
+  llvm::StringMap<SmallVector<Token>> branchTargets;
+  llvm::StringMap<SmallVector<Attribute>> callTargets;
+  llvm::DenseMap<Value, unsigned> phiVar;
+  llvm::DenseMap<Value, SmallVector<Value>> phiOperands;
+  llvm::DenseMap<Value, SmallVector<Value>> phiUsers;
+  llvm::DenseMap<Value, Value> replacement;
+  llvm::DenseMap<Type, Value> undefs;
+  SmallVector<Attribute> pragmas;
+  /// Every block in creation order (detached label blocks included).
+  SmallVector<Block *> allBlocks;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Module level
+//===----------------------------------------------------------------------===//
+
+LogicalResult Parser::parseInt(int64_t &out, StringRef what) {
+  bool neg = consumeIf(Token::Minus);
+  if (!tok.is(Token::Integer))
+    return error(tok, "expected " + what + " but found " + describe(tok));
+  Token t = consume();
+  auto v = parseIntText(t.text);
+  if (!v)
+    return error(t, "integer literal " + t.text + " does not fit in 64 bits");
+  out = neg ? -static_cast<int64_t>(*v) : static_cast<int64_t>(*v);
+  return success();
+}
+
+LogicalResult Parser::parseUnsignedList(SmallVectorImpl<int32_t> &out,
+                                        StringRef what) {
+  do {
+    int64_t v;
+    Token at = tok;
+    if (failed(parseInt(v, what)))
+      return failure();
+    if (v < 0 || v > INT32_MAX)
+      return error(at, what + " out of range");
+    out.push_back(static_cast<int32_t>(v));
+  } while (consumeIf(Token::Comma));
+  return success();
+}
+
+void Parser::prescanFiles(StringRef buffer) {
+  // nvcc writes the `.file` table after the functions whose `.loc`s refer to
+  // it, so the table is read first. Only lines starting with `.file` count.
+  size_t pos = 0;
+  while ((pos = buffer.find(".file", pos)) != StringRef::npos) {
+    size_t lineStart = buffer.rfind('\n', pos);
+    lineStart = lineStart == StringRef::npos ? 0 : lineStart + 1;
+    StringRef prefix = buffer.slice(lineStart, pos);
+    pos += 5;
+    if (!prefix.trim().empty())
+      continue;
+    Lexer lineLexer(buffer.drop_front(pos));
+    Token index = lineLexer.next();
+    Token name = lineLexer.next();
+    if (!index.is(Token::Integer) || !name.is(Token::String))
+      continue;
+    if (auto v = parseIntText(index.text))
+      files[*v] = StringAttr::get(ctx, name.text.drop_front().drop_back());
+  }
+}
+
+OwningOpRef<ModuleOp> Parser::parseModule() {
+  OwningOpRef<ModuleOp> owned = ModuleOp::create(loc(tok));
+  module = *owned;
+  builder.setInsertionPointToEnd(module.getBody());
+  std::string version;
+  SmallVector<Attribute> targets;
+  int64_t addressSize = 64;
+  bool sawVersion = false;
+  while (!tok.is(Token::Eof)) {
+    if (tok.isDot("version")) {
+      Token at = consume();
+      if (!tok.is(Token::Float) && !tok.is(Token::Integer)) {
+        (void)error(tok, "expected a version number after .version but found " +
+                             describe(tok));
+        return nullptr;
+      }
+      version = consume().text.str();
+      sawVersion = true;
+      (void)at;
+      continue;
+    }
+    if (tok.isDot("target")) {
+      consume();
+      do {
+        Token t;
+        if (failed(expectIdent(t, "a target name")))
+          return nullptr;
+        targets.push_back(StringAttr::get(ctx, t.text));
+      } while (consumeIf(Token::Comma));
+      continue;
+    }
+    if (tok.isDot("address_size")) {
+      consume();
+      Token at = tok;
+      if (failed(parseInt(addressSize, "an address size")))
+        return nullptr;
+      if (addressSize != 32 && addressSize != 64) {
+        (void)error(at, ".address_size must be 32 or 64");
+        return nullptr;
+      }
+      continue;
+    }
+    if (failed(parseDirective(module)))
+      return nullptr;
+  }
+  if (!sawVersion) {
+    (void)emitError(loc(tok), "missing .version directive");
+    return nullptr;
+  }
+  module->setAttr("ptx.module",
+                  TargetAttr::get(ctx, version, ArrayAttr::get(ctx, targets),
+                                  static_cast<unsigned>(addressSize)));
+  if (!modulePragmas.empty())
+    module->setAttr("ptx.pragmas", ArrayAttr::get(ctx, modulePragmas));
+  return owned;
+}
+
+LogicalResult Parser::parseFileDirective() {
+  consume(); // .file
+  int64_t index;
+  if (failed(parseInt(index, "a file index")))
+    return failure();
+  if (!tok.is(Token::String))
+    return error(tok, "expected a file name but found " + describe(tok));
+  Token name = consume();
+  files[index] = StringAttr::get(ctx, name.text.drop_front().drop_back());
+  // Optional timestamp and size.
+  while (consumeIf(Token::Comma)) {
+    int64_t ignored;
+    if (failed(parseInt(ignored, "a file timestamp or size")))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Parser::parseLocDirective() {
+  Token at = consume(); // .loc
+  int64_t file, line, col;
+  if (failed(parseInt(file, "a file index")) ||
+      failed(parseInt(line, "a line number")) ||
+      failed(parseInt(col, "a column number")))
+    return failure();
+  auto it = files.find(file);
+  if (it == files.end())
+    return error(at, ".loc refers to undeclared file " + Twine(file));
+  Location l = FileLineColLoc::get(it->second, line, col);
+  // `, function_name label[+off], inlined_at file line col`
+  while (consumeIf(Token::Comma)) {
+    if (tok.is(Token::Ident) && tok.text == "function_name") {
+      consume();
+      Token n;
+      if (failed(expectIdent(n, "a function name label")))
+        return failure();
+      if (consumeIf(Token::Plus)) {
+        int64_t ignored;
+        if (failed(parseInt(ignored, "an offset")))
+          return failure();
+      }
+      continue;
+    }
+    if (tok.is(Token::Ident) && tok.text == "inlined_at") {
+      consume();
+      int64_t f2, l2, c2;
+      if (failed(parseInt(f2, "a file index")) ||
+          failed(parseInt(l2, "a line number")) ||
+          failed(parseInt(c2, "a column number")))
+        return failure();
+      auto it2 = files.find(f2);
+      if (it2 == files.end())
+        return error(at, ".loc refers to undeclared file " + Twine(f2));
+      l = CallSiteLoc::get(l, FileLineColLoc::get(it2->second, l2, c2));
+      continue;
+    }
+    return error(tok, "unexpected " + describe(tok) + " in .loc");
+  }
+  debugLoc = l;
+  return success();
+}
+
+LogicalResult Parser::skipSection() {
+  Token at = consume(); // .section
+  Token name = tok;
+  if (!tok.is(Token::DotWord))
+    return error(tok, "expected a section name but found " + describe(tok));
+  consume();
+  if (!name.text.starts_with(".debug_"))
+    return error(name, "unsupported section " + name.text);
+  if (!reportedSections) {
+    emitRemark(loc(at)) << "skipping DWARF debug sections (" << name.text
+                        << " and any others); line information comes from .loc";
+    reportedSections = true;
+  }
+  if (failed(expect(Token::LBrace, "'{' after the section name")))
+    return failure();
+  int depth = 1;
+  while (depth > 0) {
+    if (tok.is(Token::Eof))
+      return error(at, "unterminated section " + name.text);
+    if (tok.is(Token::LBrace))
+      ++depth;
+    else if (tok.is(Token::RBrace))
+      --depth;
+    consume();
+  }
+  return success();
+}
+
+static std::optional<Linkage> parseLinkageWord(const Token &t) {
+  if (!t.is(Token::DotWord))
+    return std::nullopt;
+  return symbolizeLinkage(t.text.drop_front());
+}
+
+LogicalResult Parser::parseDirective(Operation *moduleOp) {
+  if (tok.isDot("file"))
+    return parseFileDirective();
+  if (tok.isDot("loc"))
+    return parseLocDirective();
+  if (tok.isDot("section"))
+    return skipSection();
+  if (tok.isDot("pragma")) {
+    consume();
+    if (!tok.is(Token::String))
+      return error(tok, "expected a string after .pragma");
+    modulePragmas.push_back(
+        StringAttr::get(ctx, consume().text.drop_front().drop_back()));
+    return expect(Token::Semi, "';'");
+  }
+  std::optional<Linkage> linkage = parseLinkageWord(tok);
+  if (linkage)
+    consume();
+  if (tok.isDot("entry"))
+    return parseFunction(linkage, /*isEntry=*/true);
+  if (tok.isDot("func"))
+    return parseFunction(linkage, /*isEntry=*/false);
+  if (tok.is(Token::DotWord)) {
+    StringRef w = tok.text.drop_front();
+    if (w == "global" || w == "const" || w == "shared" || w == "local" ||
+        w == "tex")
+      return parseVariableDecl(linkage, nullptr);
+  }
+  return error(tok, "unsupported module-level construct " + describe(tok));
+}
+
+LogicalResult Parser::parseParam(ParamDecl &out, bool isEntry) {
+  out.tok = tok;
+  StateSpace space;
+  if (consumeIfDot("param"))
+    space = StateSpace::param;
+  else if (consumeIfDot("reg"))
+    space = StateSpace::reg;
+  else
+    return error(tok, "expected .param or .reg but found " + describe(tok));
+  std::optional<TypeKind> type;
+  unsigned vec = 0;
+  uint64_t align = 0, ptrAlign = 0;
+  bool ptr = false;
+  StateSpaceAttr ptrSpace;
+  while (tok.is(Token::DotWord)) {
+    StringRef w = tok.text.drop_front();
+    Token at = consume();
+    if (w == "align") {
+      int64_t a;
+      if (failed(parseInt(a, "an alignment")))
+        return failure();
+      (ptr ? ptrAlign : align) = a;
+    } else if (w == "ptr") {
+      ptr = true;
+    } else if (ptr && symbolizeStateSpace(w)) {
+      ptrSpace = StateSpaceAttr::get(ctx, *symbolizeStateSpace(w));
+    } else if (w == "v2" || w == "v4" || w == "v8") {
+      vec = w[1] - '0';
+    } else if (auto t = symbolizeTypeKind(w)) {
+      type = *t;
+    } else {
+      return error(at, "unexpected " + describe(at) + " in a parameter");
+    }
+  }
+  if (!type)
+    return error(tok, "parameter has no type");
+  Token name;
+  if (failed(expectIdent(name, "a parameter name")))
+    return failure();
+  SmallVector<int64_t> dims;
+  while (consumeIf(Token::LBracket)) {
+    int64_t d = 0;
+    if (!tok.is(Token::RBracket) && failed(parseInt(d, "an array size")))
+      return failure();
+    dims.push_back(d);
+    if (failed(expect(Token::RBracket, "']'")))
+      return failure();
+  }
+  if (isEntry && space != StateSpace::param)
+    return error(out.tok, "kernel parameters must be in .param space");
+  out.attr = ParamAttr::get(ctx, name.text, space, *type, vec, align, dims, ptr,
+                            ptrSpace, ptrAlign);
+  return success();
+}
+
+LogicalResult Parser::parseParamList(SmallVectorImpl<ParamDecl> &out,
+                                     bool isEntry) {
+  if (failed(expect(Token::LParen, "'('")))
+    return failure();
+  if (consumeIf(Token::RParen))
+    return success();
+  do {
+    ParamDecl d;
+    if (failed(parseParam(d, isEntry)))
+      return failure();
+    out.push_back(d);
+  } while (consumeIf(Token::Comma));
+  return expect(Token::RParen, "')' after the parameters");
+}
+
+static ArrayAttr paramArray(MLIRContext *ctx, ArrayRef<ParamDecl> decls) {
+  SmallVector<Attribute> attrs;
+  for (const ParamDecl &d : decls)
+    attrs.push_back(d.attr);
+  return ArrayAttr::get(ctx, attrs);
+}
+
+LogicalResult Parser::parseFunction(std::optional<Linkage> linkage,
+                                    bool isEntry) {
+  Token kw = consume(); // .entry / .func
+  SmallVector<ParamDecl> rets, params;
+  if (!isEntry && tok.is(Token::LParen))
+    if (failed(parseParamList(rets, false)))
+      return failure();
+  Token name;
+  if (failed(expectIdent(name, "a function name")))
+    return failure();
+  currentFunction = name.text.str();
+  if (tok.is(Token::LParen))
+    if (failed(parseParamList(params, isEntry)))
+      return failure();
+
+  NamedAttrList attrs;
+  attrs.append("sym_name", StringAttr::get(ctx, name.text));
+  if (linkage)
+    attrs.append("linkage", LinkageAttr::get(ctx, *linkage));
+  attrs.append("params", paramArray(ctx, params));
+  if (!isEntry)
+    attrs.append("returns", paramArray(ctx, rets));
+  SmallVector<Attribute> pragmas;
+  // Performance directives.
+  while (tok.is(Token::DotWord)) {
+    StringRef w = tok.text.drop_front();
+    Token at = consume();
+    SmallVector<int32_t> vals;
+    if (w == "maxntid" || w == "reqntid" || w == "reqnctapercluster" ||
+        w == "explicitcluster" || w == "minnctapersm" || w == "maxnreg" ||
+        w == "maxclusterrank") {
+      if (w == "explicitcluster") {
+        attrs.append("explicitcluster", DenseI32ArrayAttr::get(ctx, {}));
+        continue;
+      }
+      if (failed(parseUnsignedList(vals, "a ." + w.str() + " value")))
+        return failure();
+      if (w == "maxntid" || w == "reqntid" || w == "reqnctapercluster") {
+        if (vals.size() > 3)
+          return error(at, "." + w + " takes at most 3 values");
+        attrs.set(w, DenseI32ArrayAttr::get(ctx, vals));
+      } else {
+        if (vals.size() != 1)
+          return error(at, "." + w + " takes one value");
+        attrs.set(w, builder.getI32IntegerAttr(vals[0]));
+      }
+    } else if (w == "noreturn") {
+      attrs.set("noreturn", UnitAttr::get(ctx));
+    } else if (w == "pragma") {
+      if (!tok.is(Token::String))
+        return error(tok, "expected a string after .pragma");
+      pragmas.push_back(
+          StringAttr::get(ctx, consume().text.drop_front().drop_back()));
+      if (failed(expect(Token::Semi, "';' after .pragma")))
+        return failure();
+    } else {
+      return error(at, "unsupported function directive " + describe(at));
+    }
+  }
+
+  Location fnLoc = loc(name);
+  // A definition replaces an earlier declaration of the same function.
+  if (functions.count(name.text)) {
+    Operation *previous = SymbolTable::lookupSymbolIn(module, name.text);
+    if (previous && !previous->getRegion(0).empty())
+      return error(name, "redefinition of function '" + name.text + "'");
+    if (previous && tok.is(Token::Semi)) { // declared again
+      consume();
+      currentFunction.clear();
+      return success();
+    }
+    if (previous)
+      previous->erase();
+  }
+  builder.setInsertionPointToEnd(module.getBody());
+  Operation *fnOp;
+  if (isEntry)
+    fnOp = EntryOp::create(builder, fnLoc, TypeRange(), ValueRange(),
+                           attrs.getAttrs());
+  else
+    fnOp = FuncOp::create(builder, fnLoc, TypeRange(), ValueRange(),
+                          attrs.getAttrs());
+  if (symbols.count(name.text) && !functions.count(name.text))
+    return error(name, "redefinition of symbol '" + name.text + "'");
+  symbols[name.text] = StateSpace::generic;
+  functions[name.text] = {rets, params};
+
+  if (consumeIf(Token::Semi)) {
+    currentFunction.clear();
+    return success(); // a declaration
+  }
+  if (!tok.is(Token::LBrace))
+    return error(tok, "expected '{' or ';' after the " + kw.text +
+                          " header but found " + describe(tok));
+  FunctionBuilder fb(*this, fnOp, fnOp->getRegion(0));
+  if (failed(fb.parseBody(rets, params)))
+    return failure();
+  if (!pragmas.empty()) {
+    SmallVector<Attribute> all(pragmas);
+    if (auto existing = fnOp->getAttrOfType<ArrayAttr>("pragmas"))
+      all.append(existing.begin(), existing.end());
+    fnOp->setAttr("pragmas", ArrayAttr::get(ctx, all));
+  }
+  currentFunction.clear();
+  debugLoc.reset();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Variables and initializers
+//===----------------------------------------------------------------------===//
+
+FailureOr<Attribute> Parser::parseSymbolInit(uint64_t mask) {
+  bool generic = false;
+  Token name;
+  if (tok.is(Token::Ident) && tok.text == "generic") {
+    consume();
+    if (failed(expect(Token::LParen, "'(' after generic")) ||
+        failed(expectIdent(name, "a symbol")) ||
+        failed(expect(Token::RParen, "')'")))
+      return failure();
+    generic = true;
+  } else if (failed(expectIdent(name, "a symbol"))) {
+    return failure();
+  }
+  if (!symbols.count(name.text))
+    return error(name, "initializer refers to unknown symbol '" + name.text +
+                           "'");
+  int64_t offset = 0;
+  if (consumeIf(Token::Plus)) {
+    if (failed(parseInt(offset, "an offset")))
+      return failure();
+  } else if (tok.is(Token::Minus)) {
+    if (failed(parseInt(offset, "an offset")))
+      return failure();
+  }
+  return Attribute(SymbolAddrAttr::get(
+      ctx, FlatSymbolRefAttr::get(ctx, name.text), offset, generic, mask));
+}
+
+LogicalResult Parser::parseInitElement(TypeKind type, Attribute &out) {
+  Type regType = getRegisterType(ctx, type);
+  if (tok.is(Token::LBrace))
+    return parseInitializer(type, out);
+  if (tok.is(Token::Ident)) {
+    auto r = parseSymbolInit(0);
+    if (failed(r))
+      return failure();
+    out = *r;
+    return success();
+  }
+  bool neg = consumeIf(Token::Minus);
+  Token t = tok;
+  if (t.is(Token::Integer)) {
+    consume();
+    auto v = parseIntText(t.text);
+    if (!v)
+      return error(t, "integer literal " + t.text + " does not fit in 64 bits");
+    // The mask form `0xff00(sym)`.
+    if (consumeIf(Token::LParen)) {
+      auto r = parseSymbolInit(*v);
+      if (failed(r) || failed(expect(Token::RParen, "')'")))
+        return failure();
+      out = *r;
+      return success();
+    }
+    uint64_t value = neg ? -*v : *v;
+    if (auto ft = dyn_cast<FloatType>(regType)) {
+      llvm::APFloat f(ft.getFloatSemantics());
+      bool lost;
+      f.convertFromAPInt(llvm::APInt(64, value, true), true,
+                         llvm::APFloat::rmNearestTiesToEven);
+      (void)lost;
+      out = FloatAttr::get(ft, f);
+    } else {
+      out = IntegerAttr::get(regType, llvm::APInt(regType.getIntOrFloatBitWidth(),
+                                                  value, /*isSigned=*/false,
+                                                  /*implicitTrunc=*/true));
+    }
+    return success();
+  }
+  if (t.is(Token::Float)) {
+    consume();
+    llvm::APFloat f(0.0);
+    if (t.text.starts_with_insensitive("0f")) {
+      uint64_t bits;
+      t.text.drop_front(2).getAsInteger(16, bits);
+      f = llvm::APFloat(llvm::APFloat::IEEEsingle(),
+                        llvm::APInt(32, bits));
+    } else if (t.text.starts_with_insensitive("0d")) {
+      uint64_t bits;
+      t.text.drop_front(2).getAsInteger(16, bits);
+      f = llvm::APFloat(llvm::APFloat::IEEEdouble(), llvm::APInt(64, bits));
+    } else {
+      f = llvm::APFloat(llvm::APFloat::IEEEdouble(), t.text);
+    }
+    if (neg)
+      f.changeSign();
+    if (auto ft = dyn_cast<FloatType>(regType)) {
+      bool lost;
+      f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      out = FloatAttr::get(ft, f);
+      return success();
+    }
+    llvm::APInt bits = f.bitcastToAPInt();
+    if (bits.getBitWidth() != regType.getIntOrFloatBitWidth())
+      return error(t, "float initializer " + t.text + " for a ." +
+                          stringifyTypeKind(type) + " variable");
+    out = IntegerAttr::get(regType, bits);
+    return success();
+  }
+  return error(t, "expected an initializer but found " + describe(t));
+}
+
+LogicalResult Parser::parseInitializer(TypeKind type, Attribute &out) {
+  if (!tok.is(Token::LBrace))
+    return parseInitElement(type, out);
+  consume();
+  SmallVector<Attribute> elems;
+  if (!tok.is(Token::RBrace)) {
+    do {
+      Attribute e;
+      if (failed(parseInitElement(type, e)))
+        return failure();
+      elems.push_back(e);
+    } while (consumeIf(Token::Comma));
+  }
+  if (failed(expect(Token::RBrace, "'}' after the initializer list")))
+    return failure();
+  out = ArrayAttr::get(ctx, elems);
+  return success();
+}
+
+/// Flat lists of numbers become dense tensors: compact and fast to print.
+static Attribute compactInitializer(Attribute init) {
+  auto array = dyn_cast_or_null<ArrayAttr>(init);
+  if (!array || array.empty())
+    return init;
+  auto first = dyn_cast<TypedAttr>(array[0]);
+  if (!first || !(isa<IntegerAttr>(first) || isa<FloatAttr>(first)))
+    return init;
+  for (Attribute a : array)
+    if (a.getTypeID() != first.getTypeID() ||
+        cast<TypedAttr>(a).getType() != first.getType())
+      return init;
+  auto tensor = RankedTensorType::get({static_cast<int64_t>(array.size())},
+                                      first.getType());
+  return DenseElementsAttr::get(tensor, array.getValue());
+}
+
+LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
+                                        FunctionBuilder *fn) {
+  Token spaceTok = consume();
+  StateSpace space = *symbolizeStateSpace(spaceTok.text.drop_front());
+  std::optional<int64_t> align;
+  unsigned vec = 0;
+  std::optional<TypeKind> type;
+  bool managed = false;
+  while (tok.is(Token::DotWord)) {
+    StringRef w = tok.text.drop_front();
+    Token at = consume();
+    if (w == "align") {
+      int64_t a;
+      if (failed(parseInt(a, "an alignment")))
+        return failure();
+      align = a;
+    } else if (w == "v2" || w == "v4" || w == "v8") {
+      vec = w[1] - '0';
+    } else if (w == "attribute") {
+      if (failed(expect(Token::LParen, "'(' after .attribute")))
+        return failure();
+      if (!consumeIfDot("managed"))
+        return error(tok, "unsupported variable attribute " + describe(tok));
+      managed = true;
+      if (failed(expect(Token::RParen, "')'")))
+        return failure();
+    } else if (auto t = symbolizeTypeKind(w)) {
+      type = *t;
+    } else {
+      return error(at, "unexpected " + describe(at) + " in a variable declaration");
+    }
+  }
+  if (!type)
+    return error(tok, "variable declaration has no type");
+  do {
+    Token name;
+    if (failed(expectIdent(name, "a variable name")))
+      return failure();
+    SmallVector<int64_t> dims;
+    while (consumeIf(Token::LBracket)) {
+      int64_t d = 0;
+      if (!tok.is(Token::RBracket) && failed(parseInt(d, "an array size")))
+        return failure();
+      dims.push_back(d);
+      if (failed(expect(Token::RBracket, "']'")))
+        return failure();
+    }
+    Attribute init;
+    if (consumeIf(Token::Equal)) {
+      if (failed(parseInitializer(*type, init)))
+        return failure();
+      init = compactInitializer(init);
+    }
+    NamedAttrList attrs;
+    attrs.append("space", StateSpaceAttr::get(ctx, space));
+    attrs.append("type", TypeKindAttr::get(ctx, *type));
+    if (align)
+      attrs.append("alignment", builder.getI64IntegerAttr(*align));
+    if (vec)
+      attrs.append("vec", builder.getI32IntegerAttr(vec));
+    if (!dims.empty())
+      attrs.append("dims", DenseI64ArrayAttr::get(ctx, dims));
+    if (init)
+      attrs.append("init", init);
+    if (fn) {
+      if (linkage)
+        return error(name, "function-scope variables cannot have linkage");
+      if (managed)
+        return error(name, ".managed applies to module-scope variables only");
+      attrs.append("name", StringAttr::get(ctx, name.text));
+      Operation *op = LocalVarOp::create(
+          fn->builder, opLoc(name), TypeRange{PtrType::get(ctx, space)},
+          ValueRange(), attrs.getAttrs());
+      fn->declareValue(name.text, op->getResult(0));
+    } else {
+      if (symbols.count(name.text))
+        return error(name, "redefinition of symbol '" + name.text + "'");
+      symbols[name.text] = space;
+      attrs.append("sym_name", StringAttr::get(ctx, name.text));
+      if (linkage)
+        attrs.append("linkage", LinkageAttr::get(ctx, *linkage));
+      if (managed)
+        attrs.append("managed", UnitAttr::get(ctx));
+      builder.setInsertionPointToEnd(module.getBody());
+      GlobalOp::create(builder, opLoc(name), TypeRange(), ValueRange(),
+                       attrs.getAttrs());
+    }
+  } while (consumeIf(Token::Comma));
+  return expect(Token::Semi, "';' after the variable declaration");
+}
+
+//===----------------------------------------------------------------------===//
+// Function bodies
+//===----------------------------------------------------------------------===//
+
+const NameEntry *FunctionBuilder::lookup(StringRef name) {
+  for (size_t i = scopes.size(); i-- > 0;) {
+    auto it = scopes[i].find(name);
+    if (it != scopes[i].end())
+      return &it->second;
+    if (ranges[i].empty())
+      continue;
+    // `%r12` from a `%r<100>` range declaration.
+    size_t digits = name.size();
+    while (digits > 0 && llvm::isDigit(name[digits - 1]))
+      --digits;
+    if (digits == name.size() || digits == 0)
+      continue;
+    auto rit = ranges[i].find(name.take_front(digits));
+    if (rit == ranges[i].end())
+      continue;
+    unsigned idx;
+    StringRef num = name.drop_front(digits);
+    if ((num.size() > 1 && num[0] == '0') || num.getAsInteger(10, idx) ||
+        idx >= rit->second.count)
+      continue;
+    auto &slot = scopes[i][name];
+    slot = NameEntry{NameEntry::Reg, rit->second.base + idx, Value()};
+    return &slot;
+  }
+  return nullptr;
+}
+
+Block *FunctionBuilder::newBlock(bool sealed) {
+  Block *b = new Block();
+  body.push_back(b);
+  blocks[b] = std::make_unique<BlockState>();
+  blocks[b]->sealed = sealed;
+  allBlocks.push_back(b);
+  return b;
+}
+
+Block *FunctionBuilder::labelBlock(StringRef name, const Token &use) {
+  auto it = labels.find(name);
+  if (it != labels.end())
+    return it->second;
+  Block *b = new Block(); // inserted into the region where it is defined
+  blocks[b] = std::make_unique<BlockState>();
+  allBlocks.push_back(b);
+  labels[name] = b;
+  labelUses.try_emplace(name, use);
+  return b;
+}
+
+void FunctionBuilder::ensureBlock() {
+  if (cur)
+    return;
+  // Code after an unconditional branch, ret or exit without a label.
+  cur = newBlock(/*sealed=*/true);
+  builder.setInsertionPointToEnd(cur);
+}
+
+Value FunctionBuilder::resolve(Value v) {
+  Value r = v;
+  while (true) {
+    auto it = replacement.find(r);
+    if (it == replacement.end())
+      break;
+    r = it->second;
+  }
+  // Path compression.
+  while (v != r) {
+    auto it = replacement.find(v);
+    if (it == replacement.end())
+      break;
+    Value next = it->second;
+    it->second = r;
+    v = next;
+  }
+  return r;
+}
+
+Value FunctionBuilder::undef(Type type) {
+  Value &u = undefs[type];
+  if (!u) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(entry);
+    u = UndefOp::create(builder, builder.getUnknownLoc(), type);
+  }
+  return u;
+}
+
+Value FunctionBuilder::readVariable(unsigned var, Block *b) {
+  BlockState &s = state(b);
+  auto it = s.defs.find(var);
+  if (it != s.defs.end())
+    return resolve(it->second);
+  return readVariableRecursive(var, b);
+}
+
+Value FunctionBuilder::readVariableRecursive(unsigned var, Block *b) {
+  BlockState &s = state(b);
+  Type type = varTypes[var];
+  Value val;
+  if (!s.sealed) {
+    BlockArgument arg = b->addArgument(type, builder.getUnknownLoc());
+    phiVar[arg] = var;
+    s.incompletePhis.push_back({arg, var});
+    val = arg;
+  } else if (s.preds.empty()) {
+    val = undef(type);
+  } else if (s.preds.size() == 1) {
+    val = readVariable(var, s.preds.front());
+  } else {
+    BlockArgument arg = b->addArgument(type, builder.getUnknownLoc());
+    phiVar[arg] = var;
+    writeVariable(var, b, arg);
+    val = addPhiOperands(var, arg);
+  }
+  writeVariable(var, b, val);
+  return val;
+}
+
+Value FunctionBuilder::addPhiOperands(unsigned var, BlockArgument phi) {
+  SmallVector<Value> ops;
+  for (Block *pred : state(phi.getOwner()).preds) {
+    Value v = readVariable(var, pred);
+    ops.push_back(v);
+    if (phiVar.count(v) && v != phi)
+      phiUsers[v].push_back(phi);
+  }
+  phiOperands[phi] = std::move(ops);
+  return tryRemoveTrivialPhi(phi);
+}
+
+Value FunctionBuilder::tryRemoveTrivialPhi(BlockArgument phi) {
+  Value same;
+  for (Value op : phiOperands[phi]) {
+    op = resolve(op);
+    if (op == same || op == phi)
+      continue;
+    if (same)
+      return phi; // merges at least two values: not trivial
+    same = op;
+  }
+  if (!same)
+    same = undef(phi.getType());
+  phi.replaceAllUsesWith(same);
+  replacement[phi] = same;
+  // Phis that used this one may have become trivial.
+  auto users = phiUsers.find(phi);
+  if (users != phiUsers.end()) {
+    SmallVector<Value> list = users->second;
+    for (Value u : list) {
+      if (u == phi || replacement.count(u))
+        continue;
+      if (phiOperands.count(u))
+        tryRemoveTrivialPhi(cast<BlockArgument>(u));
+    }
+  }
+  return same;
+}
+
+void FunctionBuilder::sealBlock(Block *b) {
+  BlockState &s = state(b);
+  if (s.sealed)
+    return;
+  s.sealed = true;
+  auto phis = std::move(s.incompletePhis);
+  for (auto [arg, var] : phis)
+    addPhiOperands(var, arg);
+}
+
+LogicalResult FunctionBuilder::parseBody(ArrayRef<ParamDecl> rets,
+                                         ArrayRef<ParamDecl> params) {
+  Token open = p.consume(); // {
+  (void)open;
+  entry = newBlock(/*sealed=*/true);
+  cur = entry;
+  builder.setInsertionPointToEnd(entry);
+  pushScope();
+  auto declareParam = [&](const ParamDecl &d) {
+    ParamAttr a = d.attr;
+    if (a.getSpace() == StateSpace::param) {
+      BlockArgument arg = entry->addArgument(
+          PtrType::get(p.ctx, StateSpace::param), p.loc(d.tok));
+      declareValue(a.getName(), arg);
+    } else {
+      Type t = getRegisterType(p.ctx, a.getType());
+      BlockArgument arg = entry->addArgument(t, p.loc(d.tok));
+      unsigned var = newVar(t);
+      scopes.back()[a.getName()] = NameEntry{NameEntry::Reg, var, Value()};
+      writeVariable(var, entry, arg);
+    }
+  };
+  for (const ParamDecl &d : rets)
+    declareParam(d);
+  for (const ParamDecl &d : params)
+    declareParam(d);
+  pushScope(); // the body's own scope
+
+  int depth = 1;
+  while (true) {
+    if (p.peek().is(Token::Eof))
+      return p.error(p.peek(), "unexpected end of file in function body");
+    if (p.peek().is(Token::RBrace)) {
+      Token close = p.consume();
+      popScope();
+      if (--depth == 0) {
+        popScope();
+        if (failed(finish(close)))
+          return failure();
+        break;
+      }
+      continue;
+    }
+    if (p.peek().is(Token::LBrace)) {
+      p.consume();
+      pushScope();
+      ++depth;
+      continue;
+    }
+    if (failed(parseStatement()))
+      return failure();
+  }
+  if (!pragmas.empty())
+    fnOp->setAttr("pragmas", ArrayAttr::get(p.ctx, pragmas));
+  return success();
+}
+
+LogicalResult FunctionBuilder::parseRegDecl() {
+  p.consume(); // .reg
+  std::optional<TypeKind> type;
+  unsigned vec = 0;
+  while (p.peek().is(Token::DotWord)) {
+    Token at = p.consume();
+    StringRef w = at.text.drop_front();
+    if (w == "v2" || w == "v4" || w == "v8")
+      vec = w[1] - '0';
+    else if (auto t = symbolizeTypeKind(w))
+      type = *t;
+    else
+      return p.error(at, "unexpected " + Parser::describe(at) +
+                             " in a register declaration");
+  }
+  if (!type)
+    return p.error(p.peek(), "register declaration has no type");
+  if (vec)
+    return p.error(p.peek(), "vector registers (.reg .v" + Twine(vec) +
+                                 ") are not supported");
+  Type t = getRegisterType(p.ctx, *type);
+  do {
+    Token name;
+    if (failed(p.expectIdent(name, "a register name")))
+      return failure();
+    if (p.consumeIf(Token::LAngle)) {
+      int64_t count;
+      Token at = p.peek();
+      if (failed(p.parseInt(count, "a register count")) ||
+          failed(p.expect(Token::RAngle, "'>'")))
+        return failure();
+      if (count < 0 || count > (1 << 24))
+        return p.error(at, "register count out of range");
+      unsigned base = varTypes.size();
+      for (int64_t i = 0; i < count; ++i)
+        varTypes.push_back(t);
+      ranges.back()[name.text] = RegRange{base, static_cast<unsigned>(count)};
+    } else {
+      scopes.back()[name.text] = NameEntry{NameEntry::Reg, newVar(t), Value()};
+    }
+  } while (p.consumeIf(Token::Comma));
+  return p.expect(Token::Semi, "';' after the register declaration");
+}
+
+LogicalResult FunctionBuilder::parseStatement() {
+  const Token &t = p.peek();
+  if (t.isDot("reg"))
+    return parseRegDecl();
+  if (t.isDot("local") || t.isDot("shared") || t.isDot("param") ||
+      t.isDot("const") || t.isDot("global")) {
+    if (t.isDot("const") || t.isDot("global"))
+      return p.error(t, t.text + " variables cannot be declared in a function");
+    ensureBlock();
+    // Function-scope variables live in the entry block so they dominate
+    // every use.
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(entry, entry->end());
+    if (entry->mightHaveTerminator())
+      builder.setInsertionPoint(entry->getTerminator());
+    return p.parseVariableDecl(std::nullopt, this);
+  }
+  if (t.isDot("loc"))
+    return p.parseLocDirective();
+  if (t.isDot("pragma")) {
+    p.consume();
+    if (!p.peek().is(Token::String))
+      return p.error(p.peek(), "expected a string after .pragma");
+    pragmas.push_back(
+        StringAttr::get(p.ctx, p.consume().text.drop_front().drop_back()));
+    return p.expect(Token::Semi, "';' after .pragma");
+  }
+  if (t.is(Token::At)) {
+    p.consume();
+    bool negated = p.consumeIf(Token::Bang);
+    Token guard, opcode;
+    if (failed(p.expectIdent(guard, "a predicate register after '@'")) ||
+        failed(p.expectIdent(opcode, "an instruction after the guard")))
+      return failure();
+    return parseInstruction(opcode, &guard, negated);
+  }
+  if (t.is(Token::Ident)) {
+    Token first = p.consume();
+    if (p.peek().is(Token::Colon)) {
+      p.consume();
+      return parseLabelStatement(first);
+    }
+    return parseInstruction(first, nullptr, false);
+  }
+  return p.error(t, "unexpected " + Parser::describe(t) + " in function body");
+}
+
+//===----------------------------------------------------------------------===//
+// Labels, prototypes and target lists
+//===----------------------------------------------------------------------===//
+
+LogicalResult FunctionBuilder::parseLabelStatement(const Token &name) {
+  if (p.peek().isDot("callprototype"))
+    return parsePrototype(name);
+  if (p.peek().isDot("branchtargets"))
+    return parseTargetList(name, /*isBranchTargets=*/true);
+  if (p.peek().isDot("calltargets"))
+    return parseTargetList(name, /*isBranchTargets=*/false);
+  if (!definedLabels.insert(name.text).second)
+    return p.error(name, "redefinition of label '" + name.text + "'");
+  Block *b = labelBlock(name.text, name);
+  if (cur && state(cur).term.kind == TerminatorIntent::None) {
+    TerminatorIntent &t = state(cur).term;
+    t.kind = TerminatorIntent::Bra;
+    t.loc = p.loc(name);
+    t.dest = b;
+    addEdge(cur, b);
+  }
+  body.push_back(b);
+  cur = b;
+  builder.setInsertionPointToEnd(b);
+  return success();
+}
+
+LogicalResult FunctionBuilder::parsePrototype(const Token &name) {
+  p.consume(); // .callprototype
+  Prototype proto;
+  if (p.peek().is(Token::LParen))
+    if (failed(p.parseParamList(proto.rets, false)))
+      return failure();
+  Token placeholder;
+  if (failed(p.expectIdent(placeholder, "'_' in .callprototype")))
+    return failure();
+  if (placeholder.text != "_")
+    return p.error(placeholder, "expected '_' in .callprototype but found " +
+                                    Parser::describe(placeholder));
+  if (p.peek().is(Token::LParen))
+    if (failed(p.parseParamList(proto.params, false)))
+      return failure();
+  while (p.peek().isDot("noreturn"))
+    p.consume();
+  prototypes[name.text] = std::move(proto);
+  return p.expect(Token::Semi, "';' after .callprototype");
+}
+
+LogicalResult FunctionBuilder::parseTargetList(const Token &name,
+                                               bool isBranchTargets) {
+  p.consume();
+  SmallVector<Token> targets;
+  do {
+    Token t;
+    if (failed(p.expectIdent(t, "a target name")))
+      return failure();
+    targets.push_back(t);
+  } while (p.consumeIf(Token::Comma));
+  if (isBranchTargets) {
+    branchTargets[name.text] = targets;
+  } else {
+    SmallVector<Attribute> syms;
+    for (const Token &t : targets) {
+      if (!p.functions.count(t.text))
+        return p.error(t, "unknown function '" + t.text + "' in .calltargets");
+      syms.push_back(FlatSymbolRefAttr::get(p.ctx, t.text));
+    }
+    callTargets[name.text] = syms;
+  }
+  return p.expect(Token::Semi, "';' after the target list");
+}
+
+//===----------------------------------------------------------------------===//
+// Operands
+//===----------------------------------------------------------------------===//
+
+LogicalResult FunctionBuilder::parseAddress(ParsedOperand &out) {
+  out.kind = ParsedOperand::Addr;
+  out.tok = p.consume(); // [
+  ParsedOperand base;
+  const Token &t = p.peek();
+  if (t.is(Token::Ident)) {
+    base.kind = ParsedOperand::Name;
+    base.tok = p.consume();
+    base.name = base.tok.text;
+  } else if (t.is(Token::Integer)) {
+    base.kind = ParsedOperand::Int;
+    base.tok = p.consume();
+    auto v = parseIntText(base.tok.text);
+    if (!v)
+      return p.error(base.tok, "address " + base.tok.text + " does not fit in 64 bits");
+    base.intValue = *v;
+  } else {
+    return p.error(t, "expected an address but found " + Parser::describe(t));
+  }
+  out.elems.push_back(std::move(base));
+  // `+imm`, `+-imm`, `-imm`
+  if (p.consumeIf(Token::Plus) || p.peek().is(Token::Minus)) {
+    int64_t off;
+    if (failed(p.parseInt(off, "an address offset")))
+      return failure();
+    out.offset = off;
+  }
+  // `[tex, {x, y}]`, `[tex, sampler, {x}]`, `[tmap, {x, y}]`
+  while (p.consumeIf(Token::Comma)) {
+    ParsedOperand e;
+    if (failed(parseOperand(e)))
+      return failure();
+    out.elems.push_back(std::move(e));
+  }
+  return p.expect(Token::RBracket, "']' after the address");
+}
+
+LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
+  const Token &t = p.peek();
+  out.tok = t;
+  switch (t.kind) {
+  case Token::LBracket:
+    return parseAddress(out);
+  case Token::LBrace: {
+    p.consume();
+    out.kind = ParsedOperand::Vec;
+    do {
+      ParsedOperand e;
+      if (failed(parseOperand(e)))
+        return failure();
+      out.elems.push_back(std::move(e));
+    } while (p.consumeIf(Token::Comma));
+    return p.expect(Token::RBrace, "'}' after the vector operand");
+  }
+  case Token::Bang: {
+    p.consume();
+    Token n;
+    if (failed(p.expectIdent(n, "a predicate after '!'")))
+      return failure();
+    out.kind = ParsedOperand::NotName;
+    out.tok = n;
+    out.name = n.text;
+    return success();
+  }
+  case Token::Minus:
+  case Token::Integer:
+  case Token::Float: {
+    bool neg = p.consumeIf(Token::Minus);
+    Token lit = p.peek();
+    if (lit.is(Token::Integer)) {
+      p.consume();
+      auto v = parseIntText(lit.text);
+      if (!v)
+        return p.error(lit, "integer literal " + lit.text +
+                                " does not fit in 64 bits");
+      out.kind = ParsedOperand::Int;
+      out.intValue = neg ? -*v : *v;
+      return success();
+    }
+    if (lit.is(Token::Float)) {
+      p.consume();
+      out.kind = ParsedOperand::Float;
+      if (lit.text.starts_with_insensitive("0f") ||
+          lit.text.starts_with_insensitive("0d")) {
+        out.floatWidth = lit.text.starts_with_insensitive("0f") ? 32 : 64;
+        lit.text.drop_front(2).getAsInteger(16, out.bits);
+        if (neg)
+          out.bits ^= uint64_t(1) << (out.floatWidth - 1);
+      } else {
+        double d;
+        if (lit.text.getAsDouble(d, /*AllowInexact=*/true))
+          return p.error(lit, "invalid float literal " + lit.text);
+        out.floatValue = neg ? -d : d;
+      }
+      return success();
+    }
+    return p.error(lit, "expected a number but found " + Parser::describe(lit));
+  }
+  case Token::Ident: {
+    Token n = p.consume();
+    out.tok = n;
+    if (n.text == "_") {
+      out.kind = ParsedOperand::Sink;
+      return success();
+    }
+    // Special registers: `%tid.x` arrives as `%tid` `.x`.
+    bool declared = lookup(n.text) != nullptr;
+    if (!declared && (n.text.starts_with("%") || n.text == "WARP_SZ")) {
+      std::string name = n.text.starts_with("%") ? n.text.drop_front().str()
+                                                 : n.text.str();
+      const Token &next = p.peek();
+      if (next.is(Token::DotWord) && next.text.size() == 2 &&
+          StringRef("xyz").contains(next.text[1]) &&
+          next.text.data() == n.text.data() + n.text.size()) {
+        name += next.text.str();
+        p.consume();
+      }
+      if (auto reg = parseSpecialRegName(p.ctx, name)) {
+        out.kind = ParsedOperand::SReg;
+        out.sreg = reg;
+        return success();
+      }
+    }
+    out.kind = ParsedOperand::Name;
+    out.name = n.text;
+    // Video operand selectors: `%r1.b0`, `%r2.h1`, `%r3.b3210`.
+    if (declared && p.peek().is(Token::DotWord) &&
+        p.peek().text.data() == n.text.end()) {
+      StringRef sel = p.peek().text.drop_front();
+      if (sel.size() >= 2 && (sel[0] == 'b' || sel[0] == 'h') &&
+          llvm::all_of(sel.drop_front(), llvm::isDigit)) {
+        out.selector = sel;
+        p.consume();
+      }
+    }
+    if (p.consumeIf(Token::Pipe)) {
+      ParsedOperand first = out, second;
+      Token n2;
+      if (failed(p.expectIdent(n2, "a register after '|'")))
+        return failure();
+      second.kind = n2.text == "_" ? ParsedOperand::Sink : ParsedOperand::Name;
+      second.tok = n2;
+      second.name = n2.text;
+      out = ParsedOperand();
+      out.kind = ParsedOperand::Pair;
+      out.tok = n;
+      out.elems = {first, second};
+    }
+    return success();
+  }
+  default:
+    return p.error(t, "expected an operand but found " + Parser::describe(t));
+  }
+}
+
+FailureOr<Value> FunctionBuilder::readName(const Token &t, StringRef name) {
+  if (const NameEntry *e = lookup(name)) {
+    if (e->kind == NameEntry::Reg)
+      return readVariable(e->var, cur);
+    return e->value;
+  }
+  auto sym = p.symbols.find(name);
+  if (sym != p.symbols.end())
+    return AddressOfOp::create(builder, p.opLoc(t),
+                               PtrType::get(p.ctx, sym->second), name)
+        .getResult();
+  if (labels.count(name) || definedLabels.count(name))
+    return p.error(t, "label '" + name + "' cannot be used as a value");
+  return p.error(t, "use of undeclared identifier '" + name + "'");
+}
+
+FailureOr<Value> FunctionBuilder::makeConstant(const ParsedOperand &op,
+                                               Type type) {
+  Location l = p.opLoc(op.tok);
+  TypedAttr attr;
+  if (op.kind == ParsedOperand::Int) {
+    if (auto ft = dyn_cast<FloatType>(type)) {
+      llvm::APFloat f(ft.getFloatSemantics());
+      f.convertFromAPInt(llvm::APInt(64, op.intValue), /*IsSigned=*/true,
+                         llvm::APFloat::rmNearestTiesToEven);
+      attr = FloatAttr::get(ft, f);
+    } else {
+      unsigned w = type.getIntOrFloatBitWidth();
+      attr = IntegerAttr::get(type, llvm::APInt(w, op.intValue,
+                                                /*isSigned=*/false,
+                                                /*implicitTrunc=*/true));
+    }
+  } else {
+    llvm::APFloat f(0.0);
+    if (op.floatWidth == 32)
+      f = llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, op.bits));
+    else if (op.floatWidth == 64)
+      f = llvm::APFloat(llvm::APFloat::IEEEdouble(), llvm::APInt(64, op.bits));
+    else
+      f = llvm::APFloat(op.floatValue);
+    if (auto ft = dyn_cast<FloatType>(type)) {
+      bool lost;
+      f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      attr = FloatAttr::get(ft, f);
+    } else {
+      // Float literal in an integer or bit-typed operand: its bits.
+      llvm::APInt bits = f.bitcastToAPInt();
+      unsigned w = type.getIntOrFloatBitWidth();
+      if (op.floatWidth == 0 || bits.getBitWidth() != w)
+        return p.error(op.tok, "float literal " + op.tok.text +
+                                   " used as a " + Twine(w) +
+                                   "-bit integer operand");
+      attr = IntegerAttr::get(type, bits);
+    }
+  }
+  return ConstantOp::create(builder, l, type, attr).getResult();
+}
+
+FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
+                                              Type immType) {
+  switch (op.kind) {
+  case ParsedOperand::Name:
+    return readName(op.tok, op.name);
+  case ParsedOperand::NotName: {
+    auto v = readName(op.tok, op.name);
+    if (failed(v))
+      return failure();
+    if (!v->getType().isInteger(1))
+      return p.error(op.tok, "'!' applies to predicates only");
+    ModifierBuilder mb;
+    mb.types.push_back(TypeKind::pred);
+    return NotOp::create(builder, p.opLoc(op.tok),
+                         TypeRange{v->getType()}, ValueRange{*v},
+                         {builder.getNamedAttr("mods", mb.get(p.ctx))})
+        ->getResult(0);
+  }
+  case ParsedOperand::Int:
+  case ParsedOperand::Float:
+    return makeConstant(op, immType);
+  case ParsedOperand::SReg: {
+    SReg kind = op.sreg.getReg();
+    unsigned w = 32;
+    if (kind == SReg::clock64 || kind == SReg::globaltimer ||
+        kind == SReg::gridid || kind == SReg::pm_64 ||
+        kind == SReg::current_graph_exec)
+      w = 64;
+    else if (kind == SReg::is_explicit_cluster)
+      w = 1;
+    return SRegOp::create(builder, p.opLoc(op.tok),
+                          builder.getIntegerType(w), op.sreg)
+        .getResult();
+  }
+  case ParsedOperand::Addr: {
+    const ParsedOperand &base = op.elems.front();
+    FailureOr<Value> b =
+        base.kind == ParsedOperand::Int
+            ? makeConstant(base, builder.getIntegerType(64))
+            : materialize(base, immType);
+    if (failed(b))
+      return failure();
+    if (op.offset == 0)
+      return *b;
+    return AddrOp::create(builder, p.opLoc(op.tok), b->getType(), *b,
+                          builder.getI64IntegerAttr(op.offset))
+        .getResult();
+  }
+  case ParsedOperand::Sink:
+    return p.error(op.tok, "'_' can only be a destination");
+  case ParsedOperand::Vec:
+  case ParsedOperand::Pair:
+    return p.error(op.tok, "unexpected vector operand");
+  }
+  llvm_unreachable("unknown operand kind");
+}
+
+Type FunctionBuilder::immediateType(StringRef mnemonic, ModifiersAttr mods,
+                                    unsigned srcIdx) {
+  MLIRContext *ctx = p.ctx;
+  Type i32 = IntegerType::get(ctx, 32);
+  ArrayRef<TypeKind> types = mods.getTypes();
+  auto reg = [&](TypeKind k) { return getRegisterType(ctx, k); };
+  if (((mnemonic == "shl" || mnemonic == "shr") && srcIdx == 1) ||
+      (mnemonic == "shf" && srcIdx == 2) ||
+      (mnemonic == "bfe" && srcIdx >= 1) || (mnemonic == "bfi" && srcIdx >= 2))
+    return i32;
+  if (mnemonic == "selp" && srcIdx == 2)
+    return IntegerType::get(ctx, 1);
+  if ((mnemonic == "mad" || mnemonic == "madc") && srcIdx == 2 &&
+      mods.getMode() == Mode::wide && !types.empty())
+    return IntegerType::get(ctx, 2 * getTypeBitWidth(types[0]));
+  if (mnemonic.starts_with("mbarrier.") || mnemonic.starts_with("bar") ||
+      mnemonic.starts_with("cp.") || mnemonic == "nanosleep" ||
+      mnemonic == "vote" || mnemonic == "match" || mnemonic == "redux" ||
+      mnemonic == "elect" || mnemonic == "setmaxnreg" ||
+      mnemonic == "prefetch" || mnemonic == "applypriority" ||
+      mnemonic == "discard")
+    return types.empty() || mnemonic.starts_with("mbarrier.") ? i32
+                                                              : reg(types[0]);
+  if ((mnemonic == "cvt" || mnemonic == "set") && types.size() >= 2)
+    return reg(types.back());
+  if (mnemonic == "slct" && srcIdx == 2 && types.size() >= 2)
+    return reg(types[1]);
+  if (types.empty() || getTypeBitWidth(types[0]) < 8)
+    return i32;
+  return reg(types[0]);
+}
+
+FailureOr<Type> FunctionBuilder::destType(const ParsedOperand &op,
+                                          Type fallback) {
+  if (op.kind == ParsedOperand::Sink)
+    return fallback;
+  if (op.kind != ParsedOperand::Name)
+    return p.error(op.tok, "expected a register as destination but found " +
+                               Parser::describe(op.tok));
+  const NameEntry *e = lookup(op.name);
+  if (!e)
+    return p.error(op.tok, "use of undeclared register '" + op.name + "'");
+  if (e->kind != NameEntry::Reg)
+    return p.error(op.tok, "'" + op.name + "' is not a register");
+  return varTypes[e->var];
+}
+
+LogicalResult FunctionBuilder::writeDest(const ParsedOperand &op, Value v) {
+  if (op.kind == ParsedOperand::Sink)
+    return success();
+  writeVariable(lookup(op.name)->var, cur, v);
+  return success();
+}
+
+LogicalResult FunctionBuilder::emitInstruction(
+    const Token &opTok, StringRef mnemonic, const InstSpec &spec,
+    ModifiersAttr mods, MutableArrayRef<ParsedOperand> operands) {
+  SmallVector<const ParsedOperand *> dests;
+  size_t firstSrc = 0;
+  if (spec.hasDest()) {
+    if (operands.empty())
+      return p.error(opTok, "'" + mnemonic + "' expects a destination operand");
+    const ParsedOperand &d = operands.front();
+    if (d.kind == ParsedOperand::Vec || d.kind == ParsedOperand::Pair)
+      for (const ParsedOperand &e : d.elems)
+        dests.push_back(&e);
+    else
+      dests.push_back(&d);
+    firstSrc = 1;
+  }
+  Type fallback = mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
+                      ? Type(builder.getIntegerType(32))
+                      : getRegisterType(p.ctx, mods.getTypes()[0]);
+  SmallVector<Type> resultTypes;
+  for (const ParsedOperand *d : dests) {
+    auto t = destType(*d, fallback);
+    if (failed(t))
+      return failure();
+    resultTypes.push_back(*t);
+  }
+  // A second destination of `setp`/`shfl`/`elect`... is a predicate.
+  if (dests.size() == 2 && operands.front().kind == ParsedOperand::Pair &&
+      dests[1]->kind == ParsedOperand::Sink)
+    resultTypes[1] = builder.getI1Type();
+
+  SmallVector<Value> args;
+  SmallVector<int32_t> groups;
+  bool grouped = false;
+  for (size_t i = firstSrc; i < operands.size(); ++i) {
+    const ParsedOperand &op = operands[i];
+    Type immType = immediateType(mnemonic, mods, i - firstSrc);
+    size_t before = args.size();
+    auto addOne = [&](const ParsedOperand &e) -> LogicalResult {
+      if (e.kind == ParsedOperand::Vec) {
+        for (const ParsedOperand &x : e.elems) {
+          auto v = materialize(x, immType);
+          if (failed(v))
+            return failure();
+          args.push_back(*v);
+        }
+        return success();
+      }
+      auto v = materialize(e, immType);
+      if (failed(v))
+        return failure();
+      args.push_back(*v);
+      return success();
+    };
+    if (op.kind == ParsedOperand::Addr && op.elems.size() > 1) {
+      ParsedOperand base = op;
+      base.elems.resize(1);
+      if (failed(addOne(base)))
+        return failure();
+      for (size_t k = 1; k < op.elems.size(); ++k)
+        if (failed(addOne(op.elems[k])))
+          return failure();
+    } else if (failed(addOne(op))) {
+      return failure();
+    }
+    groups.push_back(static_cast<int32_t>(args.size() - before));
+    grouped |= groups.back() != 1;
+  }
+
+  SmallVector<Attribute> selectors;
+  bool anySelector = false;
+  for (const ParsedOperand &op : operands) {
+    selectors.push_back(StringAttr::get(p.ctx, op.selector));
+    anySelector |= !op.selector.empty();
+  }
+  bool isVideo = mnemonic.starts_with("v") && mnemonic != "vote";
+  if (anySelector && !isVideo)
+    return p.error(opTok, "operand selectors are only valid on video "
+                          "instructions, not '" + mnemonic + "'");
+
+  OperationState st(p.opLoc(opTok), ("ptx." + mnemonic).str());
+  if (anySelector)
+    st.addAttribute("selectors", ArrayAttr::get(p.ctx, selectors));
+  st.addOperands(args);
+  st.addTypes(resultTypes);
+  st.addAttribute("mods", mods);
+  if (grouped)
+    st.addAttribute("groups", DenseI32ArrayAttr::get(p.ctx, groups));
+  Operation *op = builder.create(st);
+  for (auto [d, r] : llvm::zip(dests, op->getResults()))
+    if (failed(writeDest(*d, r)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions, branches and calls
+//===----------------------------------------------------------------------===//
+
+LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
+                                                const Token *guardTok,
+                                                bool guardNegated) {
+  SmallVector<Token, 8> dots;
+  while (p.peek().is(Token::DotWord) &&
+         p.peek().text.data() ==
+             (dots.empty() ? opTok.text.end() : dots.back().text.end()))
+    dots.push_back(p.consume());
+
+  // The mnemonic is the longest known prefix: `cp.async.bulk.tensor`.
+  std::string name = opTok.text.str();
+  std::string best;
+  size_t used = 0;
+  const InstSpec *spec = nullptr;
+  StringRef control[] = {"bra", "brx.idx", "call", "ret", "exit"};
+  for (size_t k = 0; k <= std::min<size_t>(dots.size(), 4); ++k) {
+    if (k > 0)
+      name += dots[k - 1].text.str();
+    if (const InstSpec *s = lookupInstSpec(p.ctx, name)) {
+      spec = s;
+      best = name;
+      used = k;
+    } else if (llvm::is_contained(control, StringRef(name))) {
+      spec = nullptr;
+      best = name;
+      used = k;
+    }
+  }
+  if (best.empty())
+    return p.error(opTok, "unknown instruction '" + opTok.text + "'");
+  SmallVector<StringRef, 8> modToks;
+  for (size_t k = used; k < dots.size(); ++k)
+    modToks.push_back(dots[k].text.drop_front());
+
+  ensureBlock();
+  if (!guardTok)
+    return parseUnguarded(opTok, best, spec, modToks);
+
+  auto guard = readName(*guardTok, guardTok->text);
+  if (failed(guard))
+    return failure();
+  if (!guard->getType().isInteger(1))
+    return p.error(*guardTok, "guard '" + guardTok->text +
+                                  "' is not a predicate");
+  if (best == "bra")
+    return parseBranch(opTok, llvm::is_contained(modToks, "uni"), *guard,
+                       guardNegated);
+
+  // `@%p op`: cur -> (exec | cont); exec -> cont.
+  Block *pre = cur;
+  Block *exec = newBlock(/*sealed=*/false);
+  Block *cont = newBlock(/*sealed=*/false);
+  TerminatorIntent &t = state(pre).term;
+  t.kind = TerminatorIntent::CondBra;
+  t.loc = p.loc(*guardTok);
+  t.value = *guard;
+  t.dest = guardNegated ? cont : exec;
+  t.falseDest = guardNegated ? exec : cont;
+  addEdge(pre, exec);
+  addEdge(pre, cont);
+  sealBlock(exec);
+  cur = exec;
+  builder.setInsertionPointToEnd(exec);
+  if (failed(parseUnguarded(opTok, best, spec, modToks)))
+    return failure();
+  if (cur) {
+    TerminatorIntent &e = state(cur).term;
+    e.kind = TerminatorIntent::Bra;
+    e.loc = p.loc(opTok);
+    e.dest = cont;
+    addEdge(cur, cont);
+  }
+  sealBlock(cont);
+  cur = cont;
+  builder.setInsertionPointToEnd(cont);
+  return success();
+}
+
+LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
+                                              StringRef mnemonic,
+                                              const InstSpec *spec,
+                                              ArrayRef<StringRef> modToks) {
+  bool uni = false;
+  if (!spec) {
+    for (StringRef m : modToks) {
+      if (m != "uni")
+        return p.error(opTok, "unknown modifier '." + m + "' for '" +
+                                  mnemonic + "'");
+      uni = true;
+    }
+    if (mnemonic == "bra")
+      return parseBranch(opTok, uni, Value(), false);
+    if (mnemonic == "call")
+      return parseCall(opTok, modToks);
+    TerminatorIntent &t = state(cur).term;
+    t.loc = p.loc(opTok);
+    t.uni = uni;
+    if (mnemonic == "ret" || mnemonic == "exit") {
+      t.kind = mnemonic == "ret" ? TerminatorIntent::Ret : TerminatorIntent::Exit;
+      cur = nullptr;
+      return p.expect(Token::Semi, "';' after " + mnemonic.str());
+    }
+    // brx.idx index, targets;
+    ParsedOperand idx;
+    Token listTok;
+    if (failed(parseOperand(idx)) || failed(p.expect(Token::Comma, "','")) ||
+        failed(p.expectIdent(listTok, "a .branchtargets label")))
+      return failure();
+    auto it = branchTargets.find(listTok.text);
+    if (it == branchTargets.end())
+      return p.error(listTok, "'" + listTok.text +
+                                  "' is not a .branchtargets list");
+    auto idxVal = materialize(idx, builder.getI32Type());
+    if (failed(idxVal))
+      return failure();
+    if (!isa<IntegerType>(idxVal->getType()))
+      return p.error(idx.tok, "brx.idx index must be an integer");
+    t.kind = TerminatorIntent::BrxIdx;
+    t.value = *idxVal;
+    Block *from = cur;
+    for (const Token &target : it->second) {
+      // One block per target so that the targets need no operands.
+      Block *tramp = newBlock(/*sealed=*/true);
+      addEdge(from, tramp);
+      state(from).term.targets.push_back(tramp);
+      TerminatorIntent &tt = state(tramp).term;
+      tt.kind = TerminatorIntent::Bra;
+      tt.loc = p.loc(target);
+      tt.dest = labelBlock(target.text, target);
+      addEdge(tramp, tt.dest);
+    }
+    cur = nullptr;
+    return p.expect(Token::Semi, "';' after brx.idx");
+  }
+
+  ModifierBuilder mb;
+  for (size_t i = 0; i < modToks.size(); ++i)
+    if (auto err = mb.add(p.ctx, modToks[i], *spec))
+      return p.error(opTok, *err + " for '" + mnemonic + "'");
+  ModifiersAttr mods = mb.get(p.ctx);
+
+  SmallVector<ParsedOperand, 4> operands;
+  if (!p.peek().is(Token::Semi)) {
+    do {
+      ParsedOperand op;
+      if (failed(parseOperand(op)))
+        return failure();
+      operands.push_back(std::move(op));
+    } while (p.consumeIf(Token::Comma));
+  }
+  if (failed(p.expect(Token::Semi, "';' after the instruction")))
+    return failure();
+  return emitInstruction(opTok, mnemonic, *spec, mods, operands);
+}
+
+LogicalResult FunctionBuilder::parseBranch(const Token &opTok, bool uni,
+                                           Value guard, bool guardNegated) {
+  Token target;
+  if (failed(p.expectIdent(target, "a branch target")) ||
+      failed(p.expect(Token::Semi, "';' after bra")))
+    return failure();
+  if (lookup(target.text))
+    return p.error(target, "indirect bra through a register is not supported; "
+                           "use brx.idx");
+  Block *dest = labelBlock(target.text, target);
+  Block *from = cur;
+  TerminatorIntent &t = state(from).term;
+  t.loc = p.loc(opTok);
+  t.uni = uni;
+  if (!guard) {
+    t.kind = TerminatorIntent::Bra;
+    t.dest = dest;
+    addEdge(from, dest);
+    cur = nullptr;
+    return success();
+  }
+  Block *fall = newBlock(/*sealed=*/false);
+  t.kind = TerminatorIntent::CondBra;
+  t.value = guard;
+  t.dest = guardNegated ? fall : dest;
+  t.falseDest = guardNegated ? dest : fall;
+  addEdge(from, dest);
+  addEdge(from, fall);
+  sealBlock(fall);
+  cur = fall;
+  builder.setInsertionPointToEnd(fall);
+  return success();
+}
+
+LogicalResult FunctionBuilder::parseCall(const Token &opTok,
+                                         ArrayRef<StringRef> mods) {
+  bool uni = llvm::is_contained(mods, "uni");
+  SmallVector<Token> rets, args;
+  auto parseNameList = [&](SmallVectorImpl<Token> &out) -> LogicalResult {
+    p.consume(); // (
+    if (p.consumeIf(Token::RParen))
+      return success();
+    do {
+      Token t;
+      if (failed(p.expectIdent(t, "a parameter name")))
+        return failure();
+      out.push_back(t);
+    } while (p.consumeIf(Token::Comma));
+    return p.expect(Token::RParen, "')'");
+  };
+  if (p.peek().is(Token::LParen)) {
+    if (failed(parseNameList(rets)) ||
+        failed(p.expect(Token::Comma, "',' after the call's return list")))
+      return failure();
+  }
+  Token target;
+  if (failed(p.expectIdent(target, "a call target")))
+    return failure();
+  if (p.consumeIf(Token::Comma)) {
+    if (p.peek().is(Token::LParen)) {
+      if (failed(parseNameList(args)))
+        return failure();
+    }
+  }
+  std::optional<Token> protoTok;
+  if (p.consumeIf(Token::Comma)) {
+    Token t;
+    if (failed(p.expectIdent(t, "a .callprototype or .calltargets label")))
+      return failure();
+    protoTok = t;
+  }
+  if (failed(p.expect(Token::Semi, "';' after call")))
+    return failure();
+
+  NamedAttrList attrs;
+  SmallVector<Value> operands;
+  int32_t targetCount = 0;
+  const NameEntry *targetEntry = lookup(target.text);
+  if (targetEntry) {
+    auto v = readName(target, target.text);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+    targetCount = 1;
+    if (!protoTok)
+      return p.error(target, "indirect call needs a .callprototype or "
+                             ".calltargets label");
+  } else {
+    if (!p.functions.count(target.text))
+      return p.error(target, "call to undeclared function '" + target.text +
+                                 "'");
+    attrs.append("callee", FlatSymbolRefAttr::get(p.ctx, target.text));
+  }
+  if (protoTok) {
+    if (auto it = prototypes.find(protoTok->text); it != prototypes.end()) {
+      attrs.append("prototype", paramArray(p.ctx, it->second.params));
+      attrs.append("prototypeReturns", paramArray(p.ctx, it->second.rets));
+    } else if (auto ct = callTargets.find(protoTok->text);
+               ct != callTargets.end()) {
+      attrs.append("targets", ArrayAttr::get(p.ctx, ct->second));
+    } else {
+      return p.error(*protoTok, "'" + protoTok->text +
+                                    "' is neither a .callprototype nor a "
+                                    ".calltargets label");
+    }
+  }
+  if (uni)
+    attrs.append("uni", UnitAttr::get(p.ctx));
+
+  // Return parameters: `.param` addresses are operands; registers are
+  // results written after the call.
+  SmallVector<Type> resultTypes;
+  SmallVector<unsigned> resultVars;
+  int32_t retCount = 0;
+  for (const Token &r : rets) {
+    const NameEntry *e = lookup(r.text);
+    if (!e)
+      return p.error(r, "use of undeclared identifier '" + r.text + "'");
+    if (e->kind == NameEntry::Reg) {
+      resultTypes.push_back(varTypes[e->var]);
+      resultVars.push_back(e->var);
+    } else {
+      operands.push_back(e->value);
+      ++retCount;
+    }
+  }
+  for (const Token &a : args) {
+    auto v = readName(a, a.text);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  attrs.append("operandSegmentSizes",
+               DenseI32ArrayAttr::get(
+                   p.ctx, {targetCount, retCount,
+                           static_cast<int32_t>(args.size())}));
+  Operation *call = CallOp::create(builder, p.opLoc(opTok), resultTypes,
+                                   operands, attrs.getAttrs());
+  for (auto [var, res] : llvm::zip(resultVars, call->getResults()))
+    writeVariable(var, cur, res);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Finishing a body: seal, drop dead phis, create terminators
+//===----------------------------------------------------------------------===//
+
+LogicalResult FunctionBuilder::finish(const Token &endTok) {
+  if (cur && state(cur).term.kind == TerminatorIntent::None) {
+    state(cur).term.kind = TerminatorIntent::Ret; // falling off the end
+    state(cur).term.loc = p.loc(endTok);
+  }
+  for (auto &entryIt : labelUses)
+    if (!definedLabels.count(entryIt.getKey()))
+      return p.error(entryIt.getValue(),
+                     "use of undefined label '" + entryIt.getKey() + "'");
+  for (Block *b : allBlocks)
+    sealBlock(b);
+
+  // Drop the block arguments of removed phis.
+  for (Block &b : body) {
+    for (unsigned i = b.getNumArguments(); i-- > 0;) {
+      BlockArgument arg = b.getArgument(i);
+      if (replacement.count(arg)) {
+        assert(arg.use_empty() && "replaced phi still in use");
+        b.eraseArgument(i);
+      }
+    }
+  }
+
+  auto operandsFor = [&](Block *from, Block *to) {
+    SmallVector<Value> vals;
+    BlockState &s = state(to);
+    auto it = llvm::find(s.preds, from);
+    assert(it != s.preds.end() && "edge without predecessor entry");
+    size_t idx = it - s.preds.begin();
+    for (BlockArgument arg : to->getArguments())
+      vals.push_back(resolve(phiOperands[arg][idx]));
+    return vals;
+  };
+  for (Block &b : body) {
+    TerminatorIntent &t = state(&b).term;
+    builder.setInsertionPointToEnd(&b);
+    Location l = t.loc ? Location(t.loc) : p.loc(endTok);
+    switch (t.kind) {
+    case TerminatorIntent::None:
+      // Unreachable code that runs into the end of the body.
+      RetOp::create(builder, l, false);
+      break;
+    case TerminatorIntent::Bra:
+      BraOp::create(builder, l, operandsFor(&b, t.dest), t.uni, t.dest);
+      break;
+    case TerminatorIntent::CondBra:
+      CondBraOp::create(builder, l, resolve(t.value), operandsFor(&b, t.dest),
+                        operandsFor(&b, t.falseDest), t.uni, t.dest,
+                        t.falseDest);
+      break;
+    case TerminatorIntent::BrxIdx:
+      BrxIdxOp::create(builder, l, resolve(t.value), t.uni, t.targets);
+      break;
+    case TerminatorIntent::Ret:
+      RetOp::create(builder, l, t.uni);
+      break;
+    case TerminatorIntent::Exit:
+      ExitOp::create(builder, l);
+      break;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> zluda::frontend::parsePTX(llvm::SourceMgr &sourceMgr,
+                                                MLIRContext *context) {
+  context->getOrLoadDialect<PTXDialect>();
+  Parser parser(sourceMgr, context);
+  return parser.parseModule();
+}

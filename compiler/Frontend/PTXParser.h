@@ -1,0 +1,31 @@
+//===- PTXParser.h - PTX text to the ptx dialect ----------------*- C++ -*-===//
+//
+// A hand-written recursive-descent parser from PTX text straight into the
+// `ptx` dialect, in SSA form: registers are promoted while parsing (Braun et
+// al., "Simple and Efficient Construction of SSA Form", CC 2013) and each
+// predicated instruction gets a guarded block of its own. Every construct the
+// parser does not understand is an error with its location; nothing is
+// skipped silently.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_COMPILER_FRONTEND_PTXPARSER_H
+#define ZLUDA_COMPILER_FRONTEND_PTXPARSER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace zluda::frontend {
+
+/// Parses the main buffer of `sourceMgr` as a PTX module. Diagnostics go to
+/// the context's handler; returns null on any error.
+mlir::OwningOpRef<mlir::ModuleOp> parsePTX(llvm::SourceMgr &sourceMgr,
+                                           mlir::MLIRContext *context);
+
+} // namespace zluda::frontend
+
+#endif // ZLUDA_COMPILER_FRONTEND_PTXPARSER_H

@@ -1,0 +1,30 @@
+//===- Pipeline.cpp - The toolchain's pipeline ----------------------------===//
+
+#include "compiler/Pipeline/Pipeline.h"
+
+#include "compiler/Frontend/PTXParser.h"
+#include "dialects/ptx/PTXDialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void zluda::registerDialects(DialectRegistry &registry) {
+  registry.insert<ptx::PTXDialect>();
+}
+
+void zluda::registerPasses() {
+  ptx::registerPTXPasses();
+  registerCanonicalizerPass();
+  registerCSEPass();
+}
+
+OwningOpRef<ModuleOp> zluda::loadPTX(llvm::SourceMgr &sourceMgr,
+                                     MLIRContext &context) {
+  OwningOpRef<ModuleOp> module = frontend::parsePTX(sourceMgr, &context);
+  if (!module || failed(verify(*module)))
+    return nullptr;
+  return module;
+}

@@ -1,0 +1,28 @@
+//===- Pipeline.h - The toolchain's pipeline, shared by every tool -*- C++ -*-===//
+
+#ifndef ZLUDA_COMPILER_PIPELINE_PIPELINE_H
+#define ZLUDA_COMPILER_PIPELINE_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace zluda {
+
+/// Registers the dialects every tool of the toolchain uses.
+void registerDialects(mlir::DialectRegistry &registry);
+/// Registers the toolchain's passes and pipelines (for `zluda-opt`).
+void registerPasses();
+
+/// Parses the main buffer of `sourceMgr` as PTX and verifies the result.
+/// Diagnostics go to the context's handler; null on any error.
+mlir::OwningOpRef<mlir::ModuleOp> loadPTX(llvm::SourceMgr &sourceMgr,
+                                          mlir::MLIRContext &context);
+
+} // namespace zluda
+
+#endif // ZLUDA_COMPILER_PIPELINE_PIPELINE_H

@@ -1,0 +1,108 @@
+//===- zluda-precompile.cpp - The toolchain's command-line driver ---------===//
+//
+// Shaped like CIRCT's firtool: errors are diagnostics with locations, output
+// is written only on success, and the exit code is non-zero on any error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Pipeline/Pipeline.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <string>
+
+namespace {
+
+constexpr const char *kVersion = "0.1.0";
+
+struct CompileOptions {
+  std::string input;
+  std::string output = "-";
+  std::string emit = "mlir";
+  bool genericForm = false;
+  bool debugInfo = false;
+};
+
+int runCompile(const CompileOptions &opts) {
+  mlir::DialectRegistry registry;
+  zluda::registerDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  auto buffer = mlir::openInputFile(opts.input, &error);
+  if (!buffer) {
+    fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  mlir::OwningOpRef<mlir::ModuleOp> module = zluda::loadPTX(sourceMgr, context);
+  if (!module)
+    return 1;
+  if (opts.emit == "none")
+    return 0;
+
+  // Written only once everything succeeded: no partial output on error.
+  auto output = mlir::openOutputFile(opts.output, &error);
+  if (!output) {
+    fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+    return 1;
+  }
+  mlir::OpPrintingFlags flags;
+  if (opts.genericForm)
+    flags.printGenericOpForm();
+  if (opts.debugInfo)
+    flags.enableDebugInfo();
+  module->print(output->os(), flags);
+  output->os() << "\n";
+  output->keep();
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  CLI::App app{"zluda-precompile: ahead-of-time PTX to AMDGPU compiler"};
+  app.set_version_flag("--version", std::string("zluda-precompile ") + kVersion);
+  app.require_subcommand(1);
+
+  CompileOptions compile;
+  CLI::App *compileCmd =
+      app.add_subcommand("compile", "Compile one PTX file");
+  compileCmd->add_option("input", compile.input, "PTX file ('-' for stdin)")
+      ->required();
+  compileCmd->add_option("-o,--output", compile.output,
+                         "Output file ('-' for stdout, the default)");
+  compileCmd
+      ->add_option("--emit", compile.emit,
+                   "What to produce: 'mlir' (the verified ptx dialect) or "
+                   "'none' (parse and verify only)")
+      ->check(CLI::IsMember({"mlir", "none"}))
+      ->capture_default_str();
+  compileCmd->add_flag("--mlir-print-op-generic", compile.genericForm,
+                       "Print the dialect in generic operation form");
+  compileCmd->add_flag("--mlir-print-debuginfo", compile.debugInfo,
+                       "Print locations (PTX and CUDA source positions)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+  if (*compileCmd)
+    return runCompile(compile);
+  return 1;
+}
