@@ -280,11 +280,10 @@ private:
   LogicalResult parseInstruction(const Token &opTok, const Token *guardTok,
                                  bool guardNegated);
   LogicalResult parseUnguarded(const Token &opTok, StringRef mnemonic,
-                               const InstSpec *spec,
-                               ArrayRef<StringRef> modToks);
+                               const InstSpec *spec, ArrayRef<Token> modToks);
   LogicalResult parseOperand(ParsedOperand &out);
   LogicalResult parseAddress(ParsedOperand &out);
-  LogicalResult parseCall(const Token &opTok, ArrayRef<StringRef> mods);
+  LogicalResult parseCall(const Token &opTok, bool uni);
   LogicalResult parseBranch(const Token &opTok, bool uni, Value guard,
                             bool guardNegated);
   LogicalResult parsePrototype(const Token &name);
@@ -1845,9 +1844,7 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
   }
   if (best.empty())
     return p.error(opTok, "unknown instruction '" + opTok.text + "'");
-  SmallVector<StringRef, 8> modToks;
-  for (size_t k = used; k < dots.size(); ++k)
-    modToks.push_back(dots[k].text.drop_front());
+  ArrayRef<Token> modToks = ArrayRef<Token>(dots).drop_front(used);
 
   ensureBlock();
   if (!guardTok)
@@ -1860,8 +1857,10 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
     return p.error(*guardTok, "guard '" + guardTok->text +
                                   "' is not a predicate");
   if (best == "bra")
-    return parseBranch(opTok, llvm::is_contained(modToks, "uni"), *guard,
-                       guardNegated);
+    return parseBranch(opTok, llvm::any_of(modToks, [](const Token &t) {
+                         return t.isDot("uni");
+                       }),
+                       *guard, guardNegated);
 
   // `@%p op`: cur -> (exec | cont); exec -> cont.
   Block *pre = cur;
@@ -1896,19 +1895,19 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
 LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
                                               StringRef mnemonic,
                                               const InstSpec *spec,
-                                              ArrayRef<StringRef> modToks) {
+                                              ArrayRef<Token> modToks) {
   bool uni = false;
   if (!spec) {
-    for (StringRef m : modToks) {
-      if (m != "uni")
-        return p.error(opTok, "unknown modifier '." + m + "' for '" +
-                                  mnemonic + "'");
+    for (const Token &m : modToks) {
+      if (!m.isDot("uni"))
+        return p.error(m, "unknown modifier '" + m.text + "' for '" +
+                              mnemonic + "'");
       uni = true;
     }
     if (mnemonic == "bra")
       return parseBranch(opTok, uni, Value(), false);
     if (mnemonic == "call")
-      return parseCall(opTok, modToks);
+      return parseCall(opTok, uni);
     TerminatorIntent &t = state(cur).term;
     t.loc = p.loc(opTok);
     t.uni = uni;
@@ -1951,9 +1950,9 @@ LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
   }
 
   ModifierBuilder mb;
-  for (size_t i = 0; i < modToks.size(); ++i)
-    if (auto err = mb.add(p.ctx, modToks[i], *spec))
-      return p.error(opTok, *err + " for '" + mnemonic + "'");
+  for (const Token &m : modToks)
+    if (auto err = mb.add(p.ctx, m.text.drop_front(), *spec))
+      return p.error(m, *err + " for '" + mnemonic + "'");
   ModifiersAttr mods = mb.get(p.ctx);
 
   SmallVector<ParsedOperand, 4> operands;
@@ -2004,9 +2003,7 @@ LogicalResult FunctionBuilder::parseBranch(const Token &opTok, bool uni,
   return success();
 }
 
-LogicalResult FunctionBuilder::parseCall(const Token &opTok,
-                                         ArrayRef<StringRef> mods) {
-  bool uni = llvm::is_contained(mods, "uni");
+LogicalResult FunctionBuilder::parseCall(const Token &opTok, bool uni) {
   SmallVector<Token> rets, args;
   auto parseNameList = [&](SmallVectorImpl<Token> &out) -> LogicalResult {
     p.consume(); // (

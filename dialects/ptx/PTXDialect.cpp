@@ -93,6 +93,8 @@ unsigned zluda::ptx::getTypeBitWidth(TypeKind kind) {
   case TypeKind::f16x2:
   case TypeKind::bf16x2:
   case TypeKind::tf32:
+  case TypeKind::u16x2:
+  case TypeKind::s16x2:
     return 32;
   case TypeKind::b64:
   case TypeKind::u64:

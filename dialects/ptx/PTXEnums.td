@@ -52,7 +52,9 @@ def PTX_TypeKind : I32EnumAttr<"TypeKind", "PTX scalar and packed types", [
     I32EnumAttrCase<"pred", 38, "pred">,
     I32EnumAttrCase<"texref", 39, "texref">,
     I32EnumAttrCase<"samplerref", 40, "samplerref">,
-    I32EnumAttrCase<"surfref", 41, "surfref">
+    I32EnumAttrCase<"surfref", 41, "surfref">,
+    I32EnumAttrCase<"u16x2", 42, "u16x2">,
+    I32EnumAttrCase<"s16x2", 43, "s16x2">
   ]> {
   let cppNamespace = "::zluda::ptx";
   let genSpecializedAttr = 0;

@@ -228,7 +228,7 @@ def PTX_BrxIdxOp : PTX_Op<"brx.idx", [Terminator]> {
   }];
   let arguments = (ins AnyInteger:$index, UnitAttr:$uni);
   let successors = (successor VariadicSuccessor<AnySuccessor>:$targets);
-  let assemblyFormat = "$index $targets attr-dict `:` type($index)";
+  let assemblyFormat = "$index `[` $targets `]` attr-dict `:` type($index)";
 }
 
 def PTX_RetOp : PTX_Op<"ret", [Terminator]> {
@@ -262,7 +262,7 @@ def PTX_CallOp : PTX_Op<"call", [AttrSizedOperandSegments]> {
     registers a `.reg` return parameter writes.
 
     ```mlir
-    ptx.call @f(%ret, %a) {uni} : (!ptx.ptr<param>, !ptx.ptr<param>) -> ()
+    ptx.call @f returns(%ret : !ptx.ptr<param>) args(%a : !ptx.ptr<param>) {uni}
     ```
   }];
   let arguments = (ins Optional<AnyType>:$target, Variadic<AnyType>:$retParams,
@@ -273,7 +273,9 @@ def PTX_CallOp : PTX_Op<"call", [AttrSizedOperandSegments]> {
                    UnitAttr:$uni);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
-    ($callee^)? `(` operands `)` attr-dict `:` functional-type(operands, results)
+    ($callee^)? (`indirect` $target^ `:` type($target))?
+    (`returns` `(` $retParams^ `:` type($retParams) `)`)?
+    (`args` `(` $args^ `:` type($args) `)`)? attr-dict (`->` type($results)^)?
   }];
   let hasVerifier = 1;
 }

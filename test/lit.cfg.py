@@ -1,0 +1,19 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "ZLUDA-PRECOMPILE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".ptx", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.zluda_obj_root, "test")
+# Inputs, not tests.
+config.excludes = ["corpus", "cuda", "unit", "Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.zluda_tools_dir, config.llvm_tools_dir]
+tools = ["zluda-opt", "zluda-precompile", "FileCheck", "not", "count", "split-file"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
