@@ -107,11 +107,13 @@ public:
     auto *buffer = sm.getMemoryBuffer(sm.getMainFileID());
     fileName = StringAttr::get(ctx, buffer->getBufferIdentifier());
     prescanFiles(buffer->getBuffer());
+    prescanBranches(buffer->getBuffer());
     consume();
   }
 
   OwningOpRef<ModuleOp> parseModule();
   void prescanFiles(StringRef buffer);
+  void prescanBranches(StringRef buffer);
 
   // Token handling -----------------------------------------------------------
   const Token &peek() const { return tok; }
@@ -203,6 +205,12 @@ public:
       functions;
   bool reportedSections = false;
   SmallVector<Attribute> modulePragmas;
+  /// How many `bra` instructions name each label (over the whole module),
+  /// and the labels that `.branchtargets` lists name. A label block whose
+  /// branches have all been seen can be sealed early (see FunctionBuilder).
+  llvm::StringMap<unsigned> branchRefs;
+  llvm::DenseMap<const InstSpec *, OperationName> opNames;
+  llvm::StringSet<> indirectTargets;
 };
 
 //===----------------------------------------------------------------------===//
@@ -221,6 +229,11 @@ struct TerminatorIntent {
 
 struct BlockState {
   bool sealed = false;
+  /// For label blocks: whether the label was reached, how many branches name
+  /// it in the module (-1: unknown, seal at the end), and how many were seen.
+  bool defined = false;
+  int expectedBranches = -1;
+  unsigned seenBranches = 0;
   llvm::DenseMap<unsigned, Value> defs;
   SmallVector<std::pair<BlockArgument, unsigned>> incompletePhis;
   SmallVector<Block *, 2> preds;
@@ -305,10 +318,36 @@ private:
   Block *labelBlock(StringRef name, const Token &use);
   BlockState &state(Block *b) { return *blocks[b]; }
   void addEdge(Block *from, Block *to) { state(to).preds.push_back(from); }
+  /// Adds the edge of a branch that names the label of `to`.
+  void addBranchEdge(Block *from, Block *to) {
+    addEdge(from, to);
+    ++state(to).seenBranches;
+    trySealLabel(to);
+  }
+  void trySealLabel(Block *b) {
+    BlockState &s = state(b);
+    if (s.defined && s.expectedBranches >= 0 &&
+        s.seenBranches == static_cast<unsigned>(s.expectedBranches))
+      sealBlock(b);
+  }
   void ensureBlock();
   void writeVariable(unsigned var, Block *b, Value v) { state(b).defs[var] = v; }
   Value readVariable(unsigned var, Block *b);
   Value readVariableRecursive(unsigned var, Block *b);
+  /// For a block with predecessors {a, b} where b's only predecessor is a and
+  /// b does not write `var`, returns a: no phi is needed there.
+  Block *diamondHead(BlockState &s, unsigned var) {
+    if (s.preds.size() != 2)
+      return nullptr;
+    for (int i = 0; i < 2; ++i) {
+      Block *head = s.preds[i], *side = s.preds[1 - i];
+      BlockState &ss = state(side);
+      if (ss.sealed && ss.preds.size() == 1 && ss.preds[0] == head &&
+          !ss.defs.count(var))
+        return head;
+    }
+    return nullptr;
+  }
   Value addPhiOperands(unsigned var, BlockArgument phi);
   Value tryRemoveTrivialPhi(BlockArgument phi);
   void sealBlock(Block *b);
@@ -388,6 +427,30 @@ void Parser::prescanFiles(StringRef buffer) {
       continue;
     if (auto v = parseIntText(index.text))
       files[*v] = StringAttr::get(ctx, name.text.drop_front().drop_back());
+  }
+}
+
+void Parser::prescanBranches(StringRef buffer) {
+  // Over-counting only delays sealing; every real reference has this form.
+  Lexer scan(buffer);
+  Token t = scan.next();
+  while (!t.is(Token::Eof)) {
+    if (t.is(Token::Ident) && t.text == "bra") {
+      t = scan.next();
+      while (t.is(Token::DotWord))
+        t = scan.next();
+      if (t.is(Token::Ident))
+        ++branchRefs[t.text];
+      continue;
+    }
+    if (t.isDot("branchtargets")) {
+      for (t = scan.next(); t.is(Token::Ident) || t.is(Token::Comma);
+           t = scan.next())
+        if (t.is(Token::Ident))
+          indirectTargets.insert(t.text);
+      continue;
+    }
+    t = scan.next();
   }
 }
 
@@ -1041,6 +1104,11 @@ Block *FunctionBuilder::labelBlock(StringRef name, const Token &use) {
     return it->second;
   Block *b = new Block(); // inserted into the region where it is defined
   blocks[b] = std::make_unique<BlockState>();
+  if (!p.indirectTargets.contains(name)) {
+    auto refs = p.branchRefs.find(name);
+    blocks[b]->expectedBranches =
+        refs == p.branchRefs.end() ? 0 : static_cast<int>(refs->second);
+  }
   allBlocks.push_back(b);
   labels[name] = b;
   labelUses.try_emplace(name, use);
@@ -1106,12 +1174,16 @@ Value FunctionBuilder::readVariableRecursive(unsigned var, Block *b) {
     val = undef(type);
   } else if (s.preds.size() == 1) {
     val = readVariable(var, s.preds.front());
+  } else if (Block *dom = diamondHead(s, var)) {
+    // The join of `@%p op` where the guarded block does not write `var`.
+    val = readVariable(var, dom);
   } else {
     BlockArgument arg = b->addArgument(type, builder.getUnknownLoc());
     phiVar[arg] = var;
     writeVariable(var, b, arg);
     val = addPhiOperands(var, arg);
   }
+  val = resolve(val);
   writeVariable(var, b, val);
   return val;
 }
@@ -1153,7 +1225,8 @@ Value FunctionBuilder::tryRemoveTrivialPhi(BlockArgument phi) {
         tryRemoveTrivialPhi(cast<BlockArgument>(u));
     }
   }
-  return same;
+  // `same` may itself have been one of the users found trivial just now.
+  return resolve(same);
 }
 
 void FunctionBuilder::sealBlock(Block *b) {
@@ -1336,6 +1409,8 @@ LogicalResult FunctionBuilder::parseLabelStatement(const Token &name) {
     addEdge(cur, b);
   }
   body.push_back(b);
+  state(b).defined = true;
+  trySealLabel(b);
   cur = b;
   builder.setInsertionPointToEnd(b);
   return success();
@@ -1795,7 +1870,17 @@ LogicalResult FunctionBuilder::emitInstruction(
     return p.error(opTok, "operand selectors are only valid on video "
                           "instructions, not '" + mnemonic + "'");
 
-  OperationState st(p.opLoc(opTok), ("ptx." + mnemonic).str());
+  // A phi read for an early operand may have been found trivial while later
+  // operands were read.
+  for (Value &a : args)
+    a = resolve(a);
+  auto nameIt = p.opNames.find(&spec);
+  if (nameIt == p.opNames.end())
+    nameIt = p.opNames
+                 .try_emplace(&spec, OperationName(("ptx." + mnemonic).str(),
+                                                   p.ctx))
+                 .first;
+  OperationState st(p.opLoc(opTok), nameIt->second);
   if (anySelector)
     st.addAttribute("selectors", ArrayAttr::get(p.ctx, selectors));
   st.addOperands(args);
@@ -1943,7 +2028,7 @@ LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
       tt.kind = TerminatorIntent::Bra;
       tt.loc = p.loc(target);
       tt.dest = labelBlock(target.text, target);
-      addEdge(tramp, tt.dest);
+      addBranchEdge(tramp, tt.dest);
     }
     cur = nullptr;
     return p.expect(Token::Semi, "';' after brx.idx");
@@ -1986,7 +2071,7 @@ LogicalResult FunctionBuilder::parseBranch(const Token &opTok, bool uni,
   if (!guard) {
     t.kind = TerminatorIntent::Bra;
     t.dest = dest;
-    addEdge(from, dest);
+    addBranchEdge(from, dest);
     cur = nullptr;
     return success();
   }
@@ -1995,7 +2080,7 @@ LogicalResult FunctionBuilder::parseBranch(const Token &opTok, bool uni,
   t.value = guard;
   t.dest = guardNegated ? fall : dest;
   t.falseDest = guardNegated ? dest : fall;
-  addEdge(from, dest);
+  addBranchEdge(from, dest);
   addEdge(from, fall);
   sealBlock(fall);
   cur = fall;
@@ -2099,6 +2184,8 @@ LogicalResult FunctionBuilder::parseCall(const Token &opTok, bool uni) {
       return failure();
     operands.push_back(*v);
   }
+  for (Value &v : operands)
+    v = resolve(v);
   attrs.append("operandSegmentSizes",
                DenseI32ArrayAttr::get(
                    p.ctx, {targetCount, retCount,

@@ -35,7 +35,11 @@ struct CompileOptions {
 int runCompile(const CompileOptions &opts) {
   mlir::DialectRegistry registry;
   zluda::registerDialects(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  // The context and the module are not freed: tearing down a large module
+  // costs more than the process exit that follows (like clang -disable-free).
+  auto *contextPtr =
+      new mlir::MLIRContext(registry, mlir::MLIRContext::Threading::DISABLED);
+  mlir::MLIRContext &context = *contextPtr;
   context.loadAllAvailableDialects();
 
   std::string error;
@@ -48,9 +52,10 @@ int runCompile(const CompileOptions &opts) {
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
-  mlir::OwningOpRef<mlir::ModuleOp> module = zluda::loadPTX(sourceMgr, context);
-  if (!module)
+  mlir::OwningOpRef<mlir::ModuleOp> owned = zluda::loadPTX(sourceMgr, context);
+  if (!owned)
     return 1;
+  mlir::ModuleOp module = owned.release();
   if (opts.emit == "none")
     return 0;
 
@@ -65,7 +70,7 @@ int runCompile(const CompileOptions &opts) {
     flags.printGenericOpForm();
   if (opts.debugInfo)
     flags.enableDebugInfo();
-  module->print(output->os(), flags);
+  module.print(output->os(), flags);
   output->os() << "\n";
   output->keep();
   return 0;
