@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -284,6 +285,10 @@ public:
   Operation *fnOp;
   Region &body;
   OpBuilder builder;
+  /// Location of the instruction being parsed: every op it creates (its
+  /// immediates, addresses, special-register reads) shares it.
+  std::optional<Location> instLoc;
+  Location here(const Token &t) { return instLoc ? *instLoc : p.opLoc(t); }
 
 private:
   // Statements.
@@ -1628,7 +1633,7 @@ FailureOr<Value> FunctionBuilder::readName(const Token &t, StringRef name) {
   }
   auto sym = p.symbols.find(name);
   if (sym != p.symbols.end())
-    return AddressOfOp::create(builder, p.opLoc(t),
+    return AddressOfOp::create(builder, here(t),
                                PtrType::get(p.ctx, sym->second), name)
         .getResult();
   if (labels.count(name) || definedLabels.count(name))
@@ -1638,7 +1643,7 @@ FailureOr<Value> FunctionBuilder::readName(const Token &t, StringRef name) {
 
 FailureOr<Value> FunctionBuilder::makeConstant(const ParsedOperand &op,
                                                Type type) {
-  Location l = p.opLoc(op.tok);
+  Location l = here(op.tok);
   TypedAttr attr;
   if (op.kind == ParsedOperand::Int) {
     if (auto ft = dyn_cast<FloatType>(type)) {
@@ -1692,7 +1697,7 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
       return p.error(op.tok, "'!' applies to predicates only");
     ModifierBuilder mb;
     mb.types.push_back(TypeKind::pred);
-    return NotOp::create(builder, p.opLoc(op.tok),
+    return NotOp::create(builder, here(op.tok),
                          TypeRange{v->getType()}, ValueRange{*v},
                          {builder.getNamedAttr("mods", mb.get(p.ctx))})
         ->getResult(0);
@@ -1709,7 +1714,7 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
       w = 64;
     else if (kind == SReg::is_explicit_cluster)
       w = 1;
-    return SRegOp::create(builder, p.opLoc(op.tok),
+    return SRegOp::create(builder, here(op.tok),
                           builder.getIntegerType(w), op.sreg)
         .getResult();
   }
@@ -1723,7 +1728,7 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
       return failure();
     if (op.offset == 0)
       return *b;
-    return AddrOp::create(builder, p.opLoc(op.tok), b->getType(), *b,
+    return AddrOp::create(builder, here(op.tok), b->getType(), *b,
                           builder.getI64IntegerAttr(op.offset))
         .getResult();
   }
@@ -1880,7 +1885,7 @@ LogicalResult FunctionBuilder::emitInstruction(
                  .try_emplace(&spec, OperationName(("ptx." + mnemonic).str(),
                                                    p.ctx))
                  .first;
-  OperationState st(p.opLoc(opTok), nameIt->second);
+  OperationState st(here(opTok), nameIt->second);
   if (anySelector)
     st.addAttribute("selectors", ArrayAttr::get(p.ctx, selectors));
   st.addOperands(args);
@@ -1932,6 +1937,8 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
   ArrayRef<Token> modToks = ArrayRef<Token>(dots).drop_front(used);
 
   ensureBlock();
+  instLoc = p.opLoc(opTok);
+  llvm::scope_exit clearLoc([&] { instLoc.reset(); });
   if (!guardTok)
     return parseUnguarded(opTok, best, spec, modToks);
 
@@ -2190,7 +2197,7 @@ LogicalResult FunctionBuilder::parseCall(const Token &opTok, bool uni) {
                DenseI32ArrayAttr::get(
                    p.ctx, {targetCount, retCount,
                            static_cast<int32_t>(args.size())}));
-  Operation *call = CallOp::create(builder, p.opLoc(opTok), resultTypes,
+  Operation *call = CallOp::create(builder, here(opTok), resultTypes,
                                    operands, attrs.getAttrs());
   for (auto [var, res] : llvm::zip(resultVars, call->getResults()))
     writeVariable(var, cur, res);

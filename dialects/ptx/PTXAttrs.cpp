@@ -33,53 +33,6 @@ ModifiersAttr ModifierBuilder::get(MLIRContext *ctx) const {
                             static_cast<Flag>(flags), shape, count, extrasAttr);
 }
 
-ModifierBuilder ModifierBuilder::from(ModifiersAttr attr) {
-  ModifierBuilder b;
-  b.types.assign(attr.getTypes().begin(), attr.getTypes().end());
-  b.spaces.assign(attr.getSpaces().begin(), attr.getSpaces().end());
-  b.rounding = attr.getRounding();
-  b.cmp = attr.getCmp();
-  b.boolOp = attr.getBoolOp();
-  b.cache = attr.getCache();
-  b.sem = attr.getSem();
-  b.scope = attr.getScope();
-  b.redOp = attr.getRedOp();
-  b.mode = attr.getMode();
-  b.geometry = attr.getGeometry();
-  b.vec = attr.getVec();
-  b.flags = static_cast<uint64_t>(attr.getFlags());
-  b.shape.assign(attr.getShape().begin(), attr.getShape().end());
-  b.count = attr.getCount();
-  if (attr.getExtras())
-    b.extras.assign(attr.getExtras().begin(), attr.getExtras().end());
-  return b;
-}
-
-uint32_t ModifierBuilder::presentClasses() const {
-  uint32_t c = 0;
-  auto mark = [&](bool present, uint32_t cls) {
-    if (present)
-      c |= cls;
-  };
-  mark(!types.empty(), mc::T);
-  mark(!spaces.empty(), mc::SP);
-  mark(rounding.has_value(), mc::RND);
-  mark(cmp.has_value(), mc::CMP);
-  mark(boolOp.has_value(), mc::BOOL);
-  mark(cache.has_value(), mc::CACHE);
-  mark(sem.has_value(), mc::SEM);
-  mark(scope.has_value(), mc::SCOPE);
-  mark(redOp.has_value(), mc::RED);
-  mark(mode.has_value(), mc::MODE);
-  mark(geometry.has_value(), mc::GEOM);
-  mark(vec != 0, mc::VEC);
-  mark(flags != 0, mc::FL);
-  mark(!shape.empty(), mc::SHAPE);
-  mark(count != 0, mc::COUNT);
-  mark(!extras.empty(), mc::EXTRA);
-  return c;
-}
-
 namespace {
 /// Parses `.mMnNkK` / `.mMnN` shapes.
 bool parseShape(StringRef tok, SmallVectorImpl<int64_t> &shape) {

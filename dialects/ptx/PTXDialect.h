@@ -53,7 +53,6 @@ struct ModifierBuilder {
   llvm::SmallVector<mlir::Attribute, 2> extras;
 
   ModifiersAttr get(mlir::MLIRContext *ctx) const;
-  static ModifierBuilder from(ModifiersAttr attr);
 
   /// Classifies one dot-separated modifier (without the dot) for an
   /// instruction of `spec`. On failure returns an error message.
@@ -62,8 +61,6 @@ struct ModifierBuilder {
   /// Adds `tok` as a modifier of class `cls` (one of `mc::*`).
   std::optional<std::string> addAs(mlir::MLIRContext *ctx, uint32_t cls,
                                    llvm::StringRef tok);
-  /// The classes that hold a value.
-  uint32_t presentClasses() const;
 };
 
 /// Calls `fn` on each modifier of `mods` in canonical order (types last).

@@ -47,7 +47,9 @@ enum : uint32_t {
 namespace p {
 enum : uint32_t {
   None = 0,
-  Dest = 1u << 0, ///< the first operand (group) is written
+  Dest = 1u << 0,       ///< the first operand (group) is written
+  SameWidth = 1u << 1,  ///< the result has the instruction type's width
+  PredResult = 1u << 2, ///< every result is a predicate
 };
 } // namespace p
 
@@ -79,6 +81,7 @@ struct InstSpec {
   uint32_t props;
   constexpr bool accepts(uint32_t cls) const { return (classes & cls) != 0; }
   constexpr bool hasDest() const { return (props & p::Dest) != 0; }
+  constexpr bool has(uint32_t prop) const { return (props & prop) != 0; }
 };
 
 } // namespace zluda::ptx

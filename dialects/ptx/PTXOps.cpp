@@ -4,7 +4,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace zluda::ptx;
@@ -44,11 +43,11 @@ ParseResult zluda::ptx::parseInstOp(OpAsmParser &parser,
   return success();
 }
 
-void zluda::ptx::printInstOp(Operation *op, OpAsmPrinter &printer,
-                             const InstSpec &) {
+void zluda::ptx::printInstOp(Operation *op, ModifiersAttr mods,
+                             OpAsmPrinter &printer) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  printModifiers(os, op->getAttrOfType<ModifiersAttr>("mods"));
+  printModifiers(os, mods);
   printer << ' ';
   printer.printString(text);
   if (op->getNumOperands()) {
@@ -68,23 +67,35 @@ static unsigned getValueBitWidth(Type type) {
   return 0;
 }
 
-/// Instructions whose destination has exactly the instruction type's width
-/// (PTX ISA "Operand type information": only ld, st and cvt may use wider
-/// registers).
-static bool hasSameWidthResult(StringRef name) {
-  static const llvm::StringSet<> ops = {
-      "add",  "sub",  "mul",  "mad",   "fma",      "div",  "rem",
-      "abs",  "neg",  "min",  "max",   "and",      "or",   "xor",
-      "not",  "cnot", "shl",  "shr",   "selp",     "copysign",
-      "rcp",  "sqrt", "rsqrt", "sin",  "cos",      "lg2",  "ex2",
-      "tanh", "addc", "subc", "madc",  "brev",     "bfe",  "bfi"};
-  return ops.contains(name);
+/// The modifier classes that hold a value in `mods`.
+static uint32_t presentClasses(ModifiersAttr mods) {
+  uint32_t c = 0;
+  auto mark = [&](bool present, uint32_t cls) {
+    if (present)
+      c |= cls;
+  };
+  mark(!mods.getTypes().empty(), mc::T);
+  mark(!mods.getSpaces().empty(), mc::SP);
+  mark(mods.getRounding().has_value(), mc::RND);
+  mark(mods.getCmp().has_value(), mc::CMP);
+  mark(mods.getBoolOp().has_value(), mc::BOOL);
+  mark(mods.getCache().has_value(), mc::CACHE);
+  mark(mods.getSem().has_value(), mc::SEM);
+  mark(mods.getScope().has_value(), mc::SCOPE);
+  mark(mods.getRedOp().has_value(), mc::RED);
+  mark(mods.getMode().has_value(), mc::MODE);
+  mark(mods.getGeometry().has_value(), mc::GEOM);
+  mark(mods.getVec() != 0, mc::VEC);
+  mark(mods.getFlags() != Flag::none, mc::FL);
+  mark(!mods.getShape().empty(), mc::SHAPE);
+  mark(mods.getCount() != 0, mc::COUNT);
+  mark(mods.getExtras() && !mods.getExtras().empty(), mc::EXTRA);
+  return c;
 }
 
-LogicalResult zluda::ptx::verifyInstOp(Operation *op, const InstSpec &spec) {
-  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
-  ModifierBuilder b = ModifierBuilder::from(mods);
-  uint32_t extra = b.presentClasses() & ~spec.classes;
+LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
+                                       const InstSpec &spec) {
+  uint32_t extra = presentClasses(mods) & ~spec.classes;
   if (extra) {
     std::string list;
     llvm::raw_string_ostream os(list);
@@ -94,7 +105,7 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, const InstSpec &spec) {
     });
     return op->emitOpError("does not accept modifier") << list;
   }
-  if (uint64_t badFlags = b.flags & ~spec.flags)
+  if (uint64_t badFlags = static_cast<uint64_t>(mods.getFlags()) & ~spec.flags)
     return op->emitOpError("does not accept flag '.")
            << stringifyFlag(static_cast<Flag>(badFlags & -badFlags)) << "'";
   if (!spec.hasDest() && op->getNumResults() != 0)
@@ -112,9 +123,8 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, const InstSpec &spec) {
              << total << " operands but the op has " << op->getNumOperands();
   }
 
-  StringRef name = op->getName().stripDialect();
   std::optional<TypeKind> type = mods.getType();
-  if (type && op->getNumResults() == 1 && hasSameWidthResult(name)) {
+  if (type && op->getNumResults() == 1 && spec.has(p::SameWidth)) {
     unsigned expected = getTypeBitWidth(*type);
     if (mods.getMode() == Mode::wide)
       expected *= 2;
@@ -124,7 +134,7 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, const InstSpec &spec) {
              << actual << " bits does not match the ." << stringifyTypeKind(*type)
              << " instruction type (" << expected << " bits)";
   }
-  if (name == "setp")
+  if (spec.has(p::PredResult))
     for (Type t : op->getResultTypes())
       if (!t.isInteger(1))
         return op->emitOpError("destinations must be predicates (i1)");

@@ -16,9 +16,10 @@ namespace zluda::ptx {
 mlir::ParseResult parseInstOp(mlir::OpAsmParser &parser,
                               mlir::OperationState &result,
                               const InstSpec &spec);
-void printInstOp(mlir::Operation *op, mlir::OpAsmPrinter &printer,
-                 const InstSpec &spec);
-llvm::LogicalResult verifyInstOp(mlir::Operation *op, const InstSpec &spec);
+void printInstOp(mlir::Operation *op, ModifiersAttr mods,
+                 mlir::OpAsmPrinter &printer);
+llvm::LogicalResult verifyInstOp(mlir::Operation *op, ModifiersAttr mods,
+                                 const InstSpec &spec);
 } // namespace zluda::ptx
 
 #define GET_OP_CLASSES

@@ -307,70 +307,70 @@ class PTX_InstOp<string mnemonic, string summ, string example, string cls,
       return ::zluda::ptx::parseInstOp(parser, result, kSpec);
     }
     void $cppClass::print(::mlir::OpAsmPrinter &printer) {
-      ::zluda::ptx::printInstOp(getOperation(), printer, kSpec);
+      ::zluda::ptx::printInstOp(getOperation(), getModsAttr(), printer);
     }
     ::llvm::LogicalResult $cppClass::verify() {
-      return ::zluda::ptx::verifyInstOp(getOperation(), kSpec);
+      return ::zluda::ptx::verifyInstOp(getOperation(), getModsAttr(), kSpec);
     }
   }];
 }
 
 // Integer and floating-point arithmetic.
-def PTX_AddOp : PTX_InstOp<"add", "addition", "add.rn.ftz.f32 d, a, b; add.cc.u32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith">;
-def PTX_SubOp : PTX_InstOp<"sub", "subtraction", "sub.sat.s32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith">;
-def PTX_MulOp : PTX_InstOp<"mul", "multiplication", "mul.wide.s32 d, a, b; mul.rz.f64 d, a, b;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Arith">;
-def PTX_MadOp : PTX_InstOp<"mad", "multiply-add", "mad.lo.cc.u32 d, a, b, c; mad.rn.f32 d, a, b, c;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Arith">;
-def PTX_FmaOp : PTX_InstOp<"fma", "fused multiply-add", "fma.rn.relu.bf16x2 d, a, b, c;", "mc::T | mc::RND | mc::FL", "fl::Arith">;
-def PTX_AddcOp : PTX_InstOp<"addc", "addition with carry-in", "addc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_SubcOp : PTX_InstOp<"subc", "subtraction with borrow-in", "subc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_MadcOp : PTX_InstOp<"madc", "multiply-add with carry-in", "madc.hi.cc.u32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Arith">;
+def PTX_AddOp : PTX_InstOp<"add", "addition", "add.rn.ftz.f32 d, a, b; add.cc.u32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_SubOp : PTX_InstOp<"sub", "subtraction", "sub.sat.s32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_MulOp : PTX_InstOp<"mul", "multiplication", "mul.wide.s32 d, a, b; mul.rz.f64 d, a, b;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_MadOp : PTX_InstOp<"mad", "multiply-add", "mad.lo.cc.u32 d, a, b, c; mad.rn.f32 d, a, b, c;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_FmaOp : PTX_InstOp<"fma", "fused multiply-add", "fma.rn.relu.bf16x2 d, a, b, c;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_AddcOp : PTX_InstOp<"addc", "addition with carry-in", "addc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_SubcOp : PTX_InstOp<"subc", "subtraction with borrow-in", "subc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_MadcOp : PTX_InstOp<"madc", "multiply-add with carry-in", "madc.hi.cc.u32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 def PTX_Mul24Op : PTX_InstOp<"mul24", "24-bit multiplication", "mul24.lo.s32 d, a, b;", "mc::T | mc::MODE", "fl::None">;
 def PTX_Mad24Op : PTX_InstOp<"mad24", "24-bit multiply-add", "mad24.hi.sat.s32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Arith">;
 def PTX_SadOp : PTX_InstOp<"sad", "sum of absolute differences", "sad.u32 d, a, b, c;", "mc::T", "fl::None">;
-def PTX_DivOp : PTX_InstOp<"div", "division", "div.rn.ftz.f32 d, a, b; div.full.f32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith">;
-def PTX_RemOp : PTX_InstOp<"rem", "remainder", "rem.s32 d, a, b;", "mc::T", "fl::None">;
-def PTX_AbsOp : PTX_InstOp<"abs", "absolute value", "abs.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_NegOp : PTX_InstOp<"neg", "negation", "neg.f64 d, a;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_MinOp : PTX_InstOp<"min", "minimum", "min.NaN.f32 d, a, b; min.relu.s32 d, a, b;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_MaxOp : PTX_InstOp<"max", "maximum", "max.xorsign.abs.f16 d, a, b;", "mc::T | mc::FL", "fl::Arith">;
+def PTX_DivOp : PTX_InstOp<"div", "division", "div.rn.ftz.f32 d, a, b; div.full.f32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_RemOp : PTX_InstOp<"rem", "remainder", "rem.s32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_AbsOp : PTX_InstOp<"abs", "absolute value", "abs.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_NegOp : PTX_InstOp<"neg", "negation", "neg.f64 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_MinOp : PTX_InstOp<"min", "minimum", "min.NaN.f32 d, a, b; min.relu.s32 d, a, b;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_MaxOp : PTX_InstOp<"max", "maximum", "max.xorsign.abs.f16 d, a, b;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 def PTX_PopcOp : PTX_InstOp<"popc", "population count", "popc.b64 d, a;", "mc::T", "fl::None">;
 def PTX_ClzOp : PTX_InstOp<"clz", "count leading zeros", "clz.b32 d, a;", "mc::T", "fl::None">;
 def PTX_BfindOp : PTX_InstOp<"bfind", "find most significant non-sign bit", "bfind.shiftamt.u32 d, a;", "mc::T | mc::FL", "fl::Arith">;
 def PTX_FnsOp : PTX_InstOp<"fns", "find n-th set bit", "fns.b32 d, mask, base, offset;", "mc::T", "fl::None">;
-def PTX_BrevOp : PTX_InstOp<"brev", "bit reverse", "brev.b32 d, a;", "mc::T", "fl::None">;
-def PTX_BfeOp : PTX_InstOp<"bfe", "bit field extract", "bfe.s32 d, a, pos, len;", "mc::T", "fl::None">;
-def PTX_BfiOp : PTX_InstOp<"bfi", "bit field insert", "bfi.b32 d, f, b, pos, len;", "mc::T", "fl::None">;
+def PTX_BrevOp : PTX_InstOp<"brev", "bit reverse", "brev.b32 d, a;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_BfeOp : PTX_InstOp<"bfe", "bit field extract", "bfe.s32 d, a, pos, len;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_BfiOp : PTX_InstOp<"bfi", "bit field insert", "bfi.b32 d, f, b, pos, len;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_BmskOp : PTX_InstOp<"bmsk", "bit mask", "bmsk.clamp.b32 d, a, b;", "mc::T | mc::FL", "fl::Arith">;
 def PTX_SzextOp : PTX_InstOp<"szext", "sign or zero extend a bit field", "szext.clamp.s32 d, a, b;", "mc::T | mc::FL", "fl::Arith">;
 def PTX_Dp4aOp : PTX_InstOp<"dp4a", "four-way byte dot product with accumulate", "dp4a.u32.s32 d, a, b, c;", "mc::T", "fl::None">;
 def PTX_Dp2aOp : PTX_InstOp<"dp2a", "two-way dot product with accumulate", "dp2a.lo.u32.u32 d, a, b, c;", "mc::T | mc::MODE", "fl::None">;
 def PTX_TestpOp : PTX_InstOp<"testp", "test a float's class", "testp.notanumber.f32 p, a;", "mc::T | mc::MODE", "fl::None">;
-def PTX_CopysignOp : PTX_InstOp<"copysign", "copy the sign of a float", "copysign.f32 d, a, b;", "mc::T", "fl::None">;
-def PTX_RcpOp : PTX_InstOp<"rcp", "reciprocal", "rcp.rn.ftz.f32 d, a; rcp.approx.ftz.f64 d, a;", "mc::T | mc::RND | mc::FL", "fl::Arith">;
-def PTX_SqrtOp : PTX_InstOp<"sqrt", "square root", "sqrt.approx.f32 d, a;", "mc::T | mc::RND | mc::FL", "fl::Arith">;
-def PTX_RsqrtOp : PTX_InstOp<"rsqrt", "reciprocal square root", "rsqrt.approx.ftz.f64 d, a;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_SinOp : PTX_InstOp<"sin", "sine", "sin.approx.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_CosOp : PTX_InstOp<"cos", "cosine", "cos.approx.f32 d, a;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_Lg2Op : PTX_InstOp<"lg2", "base-2 logarithm", "lg2.approx.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_Ex2Op : PTX_InstOp<"ex2", "base-2 exponential", "ex2.approx.f16x2 d, a;", "mc::T | mc::FL", "fl::Arith">;
-def PTX_TanhOp : PTX_InstOp<"tanh", "hyperbolic tangent", "tanh.approx.f32 d, a;", "mc::T | mc::FL", "fl::Arith">;
+def PTX_CopysignOp : PTX_InstOp<"copysign", "copy the sign of a float", "copysign.f32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_RcpOp : PTX_InstOp<"rcp", "reciprocal", "rcp.rn.ftz.f32 d, a; rcp.approx.ftz.f64 d, a;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_SqrtOp : PTX_InstOp<"sqrt", "square root", "sqrt.approx.f32 d, a;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_RsqrtOp : PTX_InstOp<"rsqrt", "reciprocal square root", "rsqrt.approx.ftz.f64 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_SinOp : PTX_InstOp<"sin", "sine", "sin.approx.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_CosOp : PTX_InstOp<"cos", "cosine", "cos.approx.f32 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_Lg2Op : PTX_InstOp<"lg2", "base-2 logarithm", "lg2.approx.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_Ex2Op : PTX_InstOp<"ex2", "base-2 exponential", "ex2.approx.f16x2 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_TanhOp : PTX_InstOp<"tanh", "hyperbolic tangent", "tanh.approx.f32 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 
 // Comparison and selection.
 def PTX_SetOp : PTX_InstOp<"set", "compare and set a register", "set.lt.and.u32.f32 d, a, b, p;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Arith">;
-def PTX_SetpOp : PTX_InstOp<"setp", "compare and set predicates", "setp.lt.and.s32 p|q, a, b, r;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Arith">;
-def PTX_SelpOp : PTX_InstOp<"selp", "select on a predicate", "selp.b32 d, a, b, p;", "mc::T", "fl::None">;
+def PTX_SetpOp : PTX_InstOp<"setp", "compare and set predicates", "setp.lt.and.s32 p|q, a, b, r;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Arith", "p::Dest | p::PredResult">;
+def PTX_SelpOp : PTX_InstOp<"selp", "select on a predicate", "selp.b32 d, a, b, p;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_SlctOp : PTX_InstOp<"slct", "select on the sign of an operand", "slct.ftz.f32.f32 d, a, b, c;", "mc::T | mc::FL", "fl::Arith">;
 
 // Logic and shifts.
-def PTX_AndOp : PTX_InstOp<"and", "bitwise and", "and.b32 d, a, b;", "mc::T", "fl::None">;
-def PTX_OrOp : PTX_InstOp<"or", "bitwise or", "or.pred p, q, r;", "mc::T", "fl::None">;
-def PTX_XorOp : PTX_InstOp<"xor", "bitwise exclusive or", "xor.b64 d, a, b;", "mc::T", "fl::None">;
-def PTX_NotOp : PTX_InstOp<"not", "bitwise not", "not.b32 d, a;", "mc::T", "fl::None">;
-def PTX_CnotOp : PTX_InstOp<"cnot", "C-style logical not", "cnot.b32 d, a;", "mc::T", "fl::None">;
+def PTX_AndOp : PTX_InstOp<"and", "bitwise and", "and.b32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_OrOp : PTX_InstOp<"or", "bitwise or", "or.pred p, q, r;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_XorOp : PTX_InstOp<"xor", "bitwise exclusive or", "xor.b64 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_NotOp : PTX_InstOp<"not", "bitwise not", "not.b32 d, a;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_CnotOp : PTX_InstOp<"cnot", "C-style logical not", "cnot.b32 d, a;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_Lop3Op : PTX_InstOp<"lop3", "arbitrary three-input logic", "lop3.b32 d, a, b, c, 0x96; lop3.or.b32 d|p, a, b, c, 0x96, q;", "mc::T | mc::BOOL", "fl::None">;
 def PTX_ShfOp : PTX_InstOp<"shf", "funnel shift", "shf.l.clamp.b32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Arith">;
-def PTX_ShlOp : PTX_InstOp<"shl", "shift left", "shl.b32 d, a, 3;", "mc::T", "fl::None">;
-def PTX_ShrOp : PTX_InstOp<"shr", "shift right", "shr.s32 d, a, b;", "mc::T", "fl::None">;
+def PTX_ShlOp : PTX_InstOp<"shl", "shift left", "shl.b32 d, a, 3;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
+def PTX_ShrOp : PTX_InstOp<"shr", "shift right", "shr.s32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 
 // Data movement and conversion.
 def PTX_MovOp : PTX_InstOp<"mov", "move, pack and unpack", "mov.b64 d, {lo, hi}; mov.u64 d, sym;", "mc::T | mc::VEC", "fl::None">;
