@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BinaryCommands.h"
+
 #include "compiler/Pipeline/Pipeline.h"
 
 #include "mlir/IR/AsmState.h"
@@ -102,6 +104,26 @@ int main(int argc, char **argv) {
   compileCmd->add_flag("--mlir-print-debuginfo", compile.debugInfo,
                        "Print locations (PTX and CUDA source positions)");
 
+  zluda::driver::ListOptions list;
+  CLI::App *listCmd = app.add_subcommand(
+      "list", "List the fatbin containers and entries of binaries");
+  listCmd
+      ->add_option("paths", list.paths,
+                   "ELF executables, shared libraries, objects, archives, "
+                   "fatbin or PTX files, or directories (walked recursively)")
+      ->required();
+  listCmd->add_flag("--json", list.json, "Machine-readable output");
+  listCmd->add_flag("--summary", list.summary,
+                    "One line per binary instead of the full table");
+
+  zluda::driver::ExtractOptions extract;
+  CLI::App *extractCmd = app.add_subcommand(
+      "extract", "Write every PTX module of binaries as a file");
+  extractCmd->add_option("paths", extract.paths, "Inputs, as for list")
+      ->required();
+  extractCmd->add_option("-o,--output", extract.outputDir, "Output directory")
+      ->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -109,5 +131,9 @@ int main(int argc, char **argv) {
   }
   if (*compileCmd)
     return runCompile(compile);
+  if (*listCmd)
+    return zluda::driver::runList(list);
+  if (*extractCmd)
+    return zluda::driver::runExtract(extract);
   return 1;
 }

@@ -1,0 +1,390 @@
+//===- BinaryReader.cpp - Fatbins of executables, libraries, archives -----===//
+
+#include "compiler/Binary/BinaryReader.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+using namespace llvm;
+using namespace zluda;
+using namespace zluda::binary;
+
+const char *binary::inputKindName(InputKind kind) {
+  switch (kind) {
+  case InputKind::ELF:
+    return "elf";
+  case InputKind::Archive:
+    return "archive";
+  case InputKind::Fatbin:
+    return "fatbin";
+  case InputKind::PTX:
+    return "ptx";
+  case InputKind::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+bool Input::hasErrors() const {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic &d) { return d.isError; });
+}
+
+namespace {
+
+bool looksLikePTX(StringRef text) {
+  // PTX text: comments and directives; `.version` near the start.
+  StringRef head = text.take_front(64 * 1024);
+  if (head.contains('\0'))
+    return false;
+  size_t v = head.find(".version");
+  return v != StringRef::npos &&
+         (v == 0 || head[v - 1] == '\n' || head[v - 1] == ' ' ||
+          head[v - 1] == '\t');
+}
+
+class Reader {
+public:
+  explicit Reader(Input &in) : in(in) {}
+
+  void error(uint64_t offset, const Twine &msg) {
+    in.diagnostics.push_back({offset, msg.str(), true});
+  }
+
+  /// Containers of a fatbin byte range lying at `base` in the file.
+  void addContainers(StringRef data, StringRef member, StringRef section,
+                     bool relocatable) {
+    std::vector<fatbin::Container> found;
+    auto err = fatbin::scanContainers({data.data(), data.size()}, found);
+    for (fatbin::Container &c : found)
+      record(std::move(c), data, member, section, relocatable);
+    if (err)
+      error(in.offsetOf(data.data()) + err->offset,
+            Twine(err->message) + (section.empty() ? "" : " in section ") +
+                section);
+  }
+
+  void record(fatbin::Container c, StringRef data, StringRef member,
+              StringRef section, bool relocatable) {
+    uint64_t base = in.offsetOf(data.data());
+    uint64_t fileOffset = base + c.offset;
+    if (!seen.insert(fileOffset).second)
+      return;
+    FoundContainer f;
+    f.member = member.str();
+    f.section = section.str();
+    f.fileOffset = fileOffset;
+    f.relocatable = relocatable;
+    f.container = std::move(c);
+    in.containers.push_back(std::move(f));
+  }
+
+  void readELF(object::ObjectFile &obj, StringRef member);
+  void readArchive(MemoryBufferRef buf);
+  void read(MemoryBufferRef buf, StringRef member);
+
+private:
+  Input &in;
+  std::set<uint64_t> seen;
+};
+
+struct SectionInfo {
+  std::string name;
+  uint64_t address = 0, size = 0, fileOffset = 0;
+  uint32_t type = 0;
+  uint64_t flags = 0;
+  StringRef contents;
+};
+
+} // namespace
+
+void Reader::readELF(object::ObjectFile &obj, StringRef member) {
+  auto *elf = dyn_cast<object::ELFObjectFileBase>(&obj);
+  if (!elf) {
+    error(in.offsetOf(obj.getData().data()),
+          "not an ELF object: unsupported object format");
+    return;
+  }
+  if (in.kindDetail.empty()) {
+    switch (elf->getEType()) {
+    case ELF::ET_EXEC:
+      in.kindDetail = "ELF executable";
+      break;
+    case ELF::ET_DYN:
+      in.kindDetail = "ELF shared object";
+      break;
+    case ELF::ET_REL:
+      in.kindDetail = "ELF relocatable object";
+      break;
+    default:
+      in.kindDetail = "ELF file";
+    }
+  }
+  uint64_t objBase = in.offsetOf(obj.getData().data());
+  std::vector<SectionInfo> sections;
+  for (const object::SectionRef &s : obj.sections()) {
+    SectionInfo info;
+    Expected<StringRef> name = s.getName();
+    if (!name) {
+      error(objBase, "bad section name: " + toString(name.takeError()));
+      return;
+    }
+    info.name = name->str();
+    info.address = s.getAddress();
+    info.size = s.getSize();
+    info.type = object::ELFSectionRef(s).getType();
+    info.flags = object::ELFSectionRef(s).getFlags();
+    if (info.type == ELF::SHT_NOBITS || info.size == 0) {
+      sections.push_back(std::move(info));
+      continue;
+    }
+    Expected<StringRef> contents = s.getContents();
+    if (!contents) {
+      error(objBase, "section " + info.name + ": " +
+                         toString(contents.takeError()));
+      return;
+    }
+    info.contents = *contents;
+    info.fileOffset = in.offsetOf(contents->data());
+    sections.push_back(std::move(info));
+  }
+  // Overlapping file ranges mean a corrupt or crafted file.
+  std::vector<const SectionInfo *> byOffset;
+  for (const SectionInfo &s : sections)
+    if (!s.contents.empty())
+      byOffset.push_back(&s);
+  std::sort(byOffset.begin(), byOffset.end(),
+            [](const SectionInfo *a, const SectionInfo *b) {
+              return a->fileOffset < b->fileOffset;
+            });
+  for (size_t i = 1; i < byOffset.size(); ++i)
+    if (byOffset[i]->fileOffset <
+        byOffset[i - 1]->fileOffset + byOffset[i - 1]->size) {
+      error(byOffset[i]->fileOffset, "section " + byOffset[i]->name +
+                                         " overlaps section " +
+                                         byOffset[i - 1]->name);
+      return;
+    }
+
+  for (const SectionInfo &s : sections) {
+    if (s.name == ".nv_fatbin")
+      addContainers(s.contents, member, s.name, false);
+    else if (s.name == "__nv_relfatbin")
+      addContainers(s.contents, member, s.name, true);
+  }
+  // Libraries that load their fatbins themselves (cuFFT, cuSPARSE) keep
+  // containers in ordinary data sections, with no wrapper pointing at them.
+  for (const SectionInfo &s : sections) {
+    if (s.contents.empty() || s.type != ELF::SHT_PROGBITS ||
+        (s.flags & ELF::SHF_EXECINSTR) || s.name == ".nv_fatbin" ||
+        s.name == "__nv_relfatbin" || s.name == ".nvFatBinSegment")
+      continue;
+    std::vector<fatbin::Container> found;
+    fatbin::searchContainers({s.contents.data(), s.contents.size()}, found);
+    for (fatbin::Container &c : found)
+      record(std::move(c), s.contents, member, s.name, false);
+  }
+  // Wrappers point at fatbins, which may sit in other sections (`.ldata`).
+  for (const SectionInfo &seg : sections) {
+    if (seg.name != ".nvFatBinSegment" || seg.contents.empty())
+      continue;
+    std::vector<fatbin::Wrapper> wrappers;
+    if (auto err = fatbin::readWrappers(
+            {seg.contents.data(), seg.contents.size()}, wrappers))
+      error(seg.fileOffset + err->offset, err->message);
+    auto resolve = [&](uint64_t address, uint64_t at,
+                       bool relocatable) {
+      for (const SectionInfo &s : sections) {
+        if (s.contents.empty() || address < s.address ||
+            address - s.address >= s.contents.size())
+          continue;
+        StringRef data = s.contents;
+        uint64_t off = address - s.address;
+        fatbin::Container c;
+        if (auto err = fatbin::readContainer({data.data(), data.size()}, off, c)) {
+          error(s.fileOffset + err->offset, err->message);
+          return;
+        }
+        record(std::move(c), data, member, s.name, relocatable);
+        return;
+      }
+      error(at, "fatbin wrapper points to address 0x" + utohexstr(address) +
+                    " outside every section");
+    };
+    for (const fatbin::Wrapper &w : wrappers) {
+      uint64_t at = seg.fileOffset + w.offset;
+      if (w.data)
+        resolve(w.data, at, false);
+      if (w.version != 2 || !w.prelinked)
+        continue;
+      // v2: a NULL-terminated list of addresses of prelinked fatbins.
+      for (const SectionInfo &s : sections) {
+        if (s.contents.empty() || w.prelinked < s.address ||
+            w.prelinked - s.address >= s.contents.size())
+          continue;
+        for (uint64_t p = w.prelinked - s.address;
+             p + 8 <= s.contents.size(); p += 8) {
+          uint64_t address;
+          std::memcpy(&address, s.contents.data() + p, 8);
+          if (!address)
+            break;
+          resolve(address, s.fileOffset + p, true);
+        }
+        break;
+      }
+    }
+  }
+}
+
+void Reader::readArchive(MemoryBufferRef buf) {
+  Expected<std::unique_ptr<object::Archive>> archive =
+      object::Archive::create(buf);
+  if (!archive) {
+    error(0, "bad archive: " + toString(archive.takeError()));
+    return;
+  }
+  Error err = Error::success();
+  for (const object::Archive::Child &child : (*archive)->children(err)) {
+    Expected<StringRef> name = child.getName();
+    Expected<MemoryBufferRef> data = child.getMemoryBufferRef();
+    if (!name || !data) {
+      consumeError(name.takeError());
+      uint64_t at = child.getDataOffset();
+      error(at, "bad archive member: " +
+                    (data ? std::string("no name") : toString(data.takeError())));
+      continue;
+    }
+    read(*data, *name);
+  }
+  if (err)
+    error(0, "bad archive: " + toString(std::move(err)));
+}
+
+void Reader::read(MemoryBufferRef buf, StringRef member) {
+  StringRef data = buf.getBuffer();
+  uint64_t base = in.offsetOf(data.data());
+  if (data.starts_with("\x7f"
+                       "ELF")) {
+    if (member.empty())
+      in.kind = InputKind::ELF;
+    Expected<std::unique_ptr<object::ObjectFile>> obj =
+        object::ObjectFile::createObjectFile(buf);
+    if (!obj) {
+      error(base, (member.empty() ? "" : "member " + member + ": ") +
+                      "bad ELF file: " + toString(obj.takeError()));
+      return;
+    }
+    readELF(**obj, member);
+    return;
+  }
+  if (member.empty() && data.starts_with("!<arch>\n")) {
+    in.kind = InputKind::Archive;
+    in.kindDetail = "ar archive";
+    readArchive(buf);
+    return;
+  }
+  if (data.size() >= 4) {
+    uint32_t magic;
+    std::memcpy(&magic, data.data(), 4);
+    if (magic == fatbin::kContainerMagic) {
+      if (member.empty()) {
+        in.kind = InputKind::Fatbin;
+        in.kindDetail = "fatbin";
+      }
+      addContainers(data, member, "", false);
+      return;
+    }
+  }
+  if (!member.empty())
+    return; // archive members other than objects (symbol tables...) hold no fatbin
+  if (looksLikePTX(data)) {
+    in.kind = InputKind::PTX;
+    in.kindDetail = "PTX text";
+    return;
+  }
+  error(0, "not an ELF binary, archive, fatbin or PTX file");
+}
+
+Input binary::readInput(const std::string &path) {
+  Input in;
+  in.path = path;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    in.diagnostics.push_back({0, "cannot read: " + buf.getError().message(), true});
+    return in;
+  }
+  in.buffer = std::move(*buf);
+  Reader reader(in);
+  reader.read(in.buffer->getMemBufferRef(), "");
+  return in;
+}
+
+std::vector<std::string>
+binary::expandPaths(const std::vector<std::string> &paths,
+                    std::vector<std::string> &errors) {
+  std::vector<std::string> out;
+  std::set<std::pair<uint64_t, uint64_t>> visitedDirs; // (device, inode)
+  std::function<void(const std::string &)> walk = [&](const std::string &dir) {
+    sys::fs::file_status st;
+    if (sys::fs::status(dir, st))
+      return;
+    if (!visitedDirs.insert({st.getUniqueID().getDevice(),
+                             st.getUniqueID().getFile()})
+             .second)
+      return; // a symlink loop or a directory seen before
+    std::error_code ec;
+    std::vector<std::string> entries;
+    for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec))
+      entries.push_back(it->path());
+    if (ec)
+      errors.push_back(dir + ": " + ec.message());
+    std::sort(entries.begin(), entries.end()); // deterministic order
+    for (const std::string &e : entries) {
+      if (sys::fs::is_directory(e))
+        walk(e);
+      else if (sys::fs::is_regular_file(e))
+        out.push_back(e);
+    }
+  };
+  for (const std::string &p : paths) {
+    if (sys::fs::is_directory(p))
+      walk(p);
+    else
+      out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<std::string> binary::listKernels(std::string_view ptx) {
+  std::vector<std::string> names;
+  size_t pos = 0;
+  while ((pos = ptx.find(".entry", pos)) != std::string_view::npos) {
+    pos += 6;
+    if (pos < ptx.size() && ptx[pos] != ' ' && ptx[pos] != '\t')
+      continue;
+    size_t start = ptx.find_first_not_of(" \t", pos);
+    if (start == std::string_view::npos)
+      break;
+    size_t end = start;
+    while (end < ptx.size() &&
+           (isalnum(static_cast<unsigned char>(ptx[end])) || ptx[end] == '_' ||
+            ptx[end] == '$'))
+      ++end;
+    if (end > start)
+      names.emplace_back(ptx.substr(start, end - start));
+    pos = end;
+  }
+  return names;
+}

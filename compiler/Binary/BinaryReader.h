@@ -1,0 +1,71 @@
+//===- BinaryReader.h - Fatbins of executables, libraries, archives -*- C++ -*-===//
+//
+// Finds every fatbin container in an input: ELF executables, shared objects
+// and relocatable objects (sections `.nv_fatbin` and `__nv_relfatbin`, and
+// containers elsewhere that a `.nvFatBinSegment` wrapper points to), `ar`
+// archives member by member, plain fatbin files and PTX text. The kind is
+// detected from the content, not the name. Problems are diagnostics with the
+// byte offset; a bad input never stops the others.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_COMPILER_BINARY_BINARYREADER_H
+#define ZLUDA_COMPILER_BINARY_BINARYREADER_H
+
+#include "compiler/Fatbin/Fatbin.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace zluda::binary {
+
+enum class InputKind { ELF, Archive, Fatbin, PTX, Unknown };
+const char *inputKindName(InputKind kind);
+
+/// One fatbin container found in an input.
+struct FoundContainer {
+  std::string member;  ///< archive member, empty otherwise
+  std::string section; ///< the ELF section it lies in, empty for a fatbin file
+  uint64_t fileOffset = 0; ///< of the container in the input file
+  bool relocatable = false; ///< from `__nv_relfatbin` (-rdc): to be linked
+  fatbin::Container container;
+};
+
+struct Diagnostic {
+  uint64_t offset = 0; ///< in the input file
+  std::string message;
+  bool isError = true; ///< false: a note (e.g. an unknown entry kind)
+};
+
+struct Input {
+  std::string path;
+  InputKind kind = InputKind::Unknown;
+  std::string kindDetail; ///< e.g. "ELF shared object"
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  std::vector<FoundContainer> containers;
+  std::vector<Diagnostic> diagnostics;
+
+  bool hasErrors() const;
+  /// Offset of `p` (a pointer into `buffer`) in the file.
+  uint64_t offsetOf(const char *p) const {
+    return static_cast<uint64_t>(p - buffer->getBufferStart());
+  }
+};
+
+/// Reads one file. Never fails as a call: problems are in `diagnostics`.
+Input readInput(const std::string &path);
+
+/// Expands directories (recursively, following each symlink once, no loops)
+/// into files; other paths are kept as given, in order.
+std::vector<std::string> expandPaths(const std::vector<std::string> &paths,
+                                     std::vector<std::string> &errors);
+
+/// The `.entry` names of a PTX text, in order (a scan, not a parse).
+std::vector<std::string> listKernels(std::string_view ptx);
+
+} // namespace zluda::binary
+
+#endif // ZLUDA_COMPILER_BINARY_BINARYREADER_H

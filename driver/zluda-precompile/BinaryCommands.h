@@ -1,0 +1,28 @@
+//===- BinaryCommands.h - `list` and `extract` ------------------*- C++ -*-===//
+
+#ifndef ZLUDA_DRIVER_BINARYCOMMANDS_H
+#define ZLUDA_DRIVER_BINARYCOMMANDS_H
+
+#include <string>
+#include <vector>
+
+namespace zluda::driver {
+
+struct ListOptions {
+  std::vector<std::string> paths;
+  bool json = false;
+  bool summary = false;
+};
+/// `zluda-precompile list`: returns the exit code.
+int runList(const ListOptions &opts);
+
+struct ExtractOptions {
+  std::vector<std::string> paths;
+  std::string outputDir;
+};
+/// `zluda-precompile extract`: returns the exit code.
+int runExtract(const ExtractOptions &opts);
+
+} // namespace zluda::driver
+
+#endif // ZLUDA_DRIVER_BINARYCOMMANDS_H
