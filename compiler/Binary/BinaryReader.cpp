@@ -56,6 +56,15 @@ class Reader {
 public:
   explicit Reader(Input &in) : in(in) {}
 
+  /// Offset in the input file of `p`, a pointer into the file's buffer or
+  /// into the copy of an archive member.
+  uint64_t offsetOf(const char *p) const {
+    for (const Copy &c : copies)
+      if (p >= c.start && p <= c.start + c.size)
+        return c.fileOffset + static_cast<uint64_t>(p - c.start);
+    return static_cast<uint64_t>(p - in.buffer->getBufferStart());
+  }
+
   void error(uint64_t offset, const Twine &msg) {
     in.diagnostics.push_back({offset, msg.str(), true});
   }
@@ -68,14 +77,14 @@ public:
     for (fatbin::Container &c : found)
       record(std::move(c), data, member, section, relocatable);
     if (err)
-      error(in.offsetOf(data.data()) + err->offset,
+      error(offsetOf(data.data()) + err->offset,
             Twine(err->message) + (section.empty() ? "" : " in section ") +
                 section);
   }
 
   void record(fatbin::Container c, StringRef data, StringRef member,
               StringRef section, bool relocatable) {
-    uint64_t base = in.offsetOf(data.data());
+    uint64_t base = offsetOf(data.data());
     uint64_t fileOffset = base + c.offset;
     if (!seen.insert(fileOffset).second)
       return;
@@ -93,8 +102,14 @@ public:
   void read(MemoryBufferRef buf, StringRef member);
 
 private:
+  struct Copy {
+    const char *start;
+    size_t size;
+    uint64_t fileOffset;
+  };
   Input &in;
   std::set<uint64_t> seen;
+  std::vector<Copy> copies;
 };
 
 struct SectionInfo {
@@ -110,7 +125,7 @@ struct SectionInfo {
 void Reader::readELF(object::ObjectFile &obj, StringRef member) {
   auto *elf = dyn_cast<object::ELFObjectFileBase>(&obj);
   if (!elf) {
-    error(in.offsetOf(obj.getData().data()),
+    error(offsetOf(obj.getData().data()),
           "not an ELF object: unsupported object format");
     return;
   }
@@ -129,7 +144,7 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
       in.kindDetail = "ELF file";
     }
   }
-  uint64_t objBase = in.offsetOf(obj.getData().data());
+  uint64_t objBase = offsetOf(obj.getData().data());
   std::vector<SectionInfo> sections;
   for (const object::SectionRef &s : obj.sections()) {
     SectionInfo info;
@@ -154,7 +169,7 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
       return;
     }
     info.contents = *contents;
-    info.fileOffset = in.offsetOf(contents->data());
+    info.fileOffset = offsetOf(contents->data());
     sections.push_back(std::move(info));
   }
   // Overlapping file ranges mean a corrupt or crafted file.
@@ -263,7 +278,26 @@ void Reader::readArchive(MemoryBufferRef buf) {
                     (data ? std::string("no name") : toString(data.takeError())));
       continue;
     }
-    read(*data, *name);
+    // LLVM's archive reader trusts some header fields; never read past the
+    // archive's own bytes.
+    StringRef whole = buf.getBuffer();
+    auto inside = [&](StringRef r) {
+      return r.data() >= whole.begin() && r.data() + r.size() <= whole.end();
+    };
+    if (!inside(data->getBuffer()) || !inside(*name)) {
+      error(0, "bad archive member: its name or data lies outside the archive");
+      continue;
+    }
+    // Members start at any even offset; LLVM's ELF reader needs aligned
+    // data, so each member is read from an aligned copy.
+    uint64_t memberOffset = offsetOf(data->getBufferStart());
+    std::unique_ptr<MemoryBuffer> copy =
+        MemoryBuffer::getMemBufferCopy(data->getBuffer(), *name);
+    copies.push_back({copy->getBufferStart(), copy->getBufferSize(),
+                      memberOffset});
+    MemoryBufferRef ref = copy->getMemBufferRef();
+    in.memberBuffers.push_back(std::move(copy));
+    read(ref, *name);
   }
   if (err)
     error(0, "bad archive: " + toString(std::move(err)));
@@ -271,7 +305,7 @@ void Reader::readArchive(MemoryBufferRef buf) {
 
 void Reader::read(MemoryBufferRef buf, StringRef member) {
   StringRef data = buf.getBuffer();
-  uint64_t base = in.offsetOf(data.data());
+  uint64_t base = offsetOf(data.data());
   if (data.starts_with("\x7f"
                        "ELF")) {
     if (member.empty())
@@ -311,6 +345,7 @@ void Reader::read(MemoryBufferRef buf, StringRef member) {
     in.kindDetail = "PTX text";
     return;
   }
+  in.unrecognized = true;
   error(0, "not an ELF binary, archive, fatbin or PTX file");
 }
 
@@ -324,17 +359,33 @@ Input binary::readInput(const std::string &path) {
     in.diagnostics.push_back({0, "cannot read: " + buf.getError().message(), true});
     return in;
   }
-  in.buffer = std::move(*buf);
+  return readBuffer(std::move(*buf), path);
+}
+
+Input binary::readBuffer(std::unique_ptr<MemoryBuffer> buffer,
+                         const std::string &path) {
+  Input in;
+  in.path = path;
+  in.buffer = std::move(buffer);
   Reader reader(in);
   reader.read(in.buffer->getMemBufferRef(), "");
   return in;
 }
 
-std::vector<std::string>
+std::vector<InputPath>
 binary::expandPaths(const std::vector<std::string> &paths,
                     std::vector<std::string> &errors) {
-  std::vector<std::string> out;
-  std::set<std::pair<uint64_t, uint64_t>> visitedDirs; // (device, inode)
+  std::vector<InputPath> out;
+  std::set<std::pair<uint64_t, uint64_t>> visitedDirs;  // (device, inode)
+  std::set<std::pair<uint64_t, uint64_t>> visitedFiles; // same file once
+  auto firstVisit = [&](const std::string &file) {
+    sys::fs::file_status st;
+    if (sys::fs::status(file, st))
+      return true; // reported when read
+    return visitedFiles
+        .insert({st.getUniqueID().getDevice(), st.getUniqueID().getFile()})
+        .second;
+  };
   std::function<void(const std::string &)> walk = [&](const std::string &dir) {
     sys::fs::file_status st;
     if (sys::fs::status(dir, st))
@@ -354,15 +405,15 @@ binary::expandPaths(const std::vector<std::string> &paths,
     for (const std::string &e : entries) {
       if (sys::fs::is_directory(e))
         walk(e);
-      else if (sys::fs::is_regular_file(e))
-        out.push_back(e);
+      else if (sys::fs::is_regular_file(e) && firstVisit(e))
+        out.push_back({e, true}); // `libfoo.so` -> `libfoo.so.1`: once
     }
   };
   for (const std::string &p : paths) {
     if (sys::fs::is_directory(p))
       walk(p);
     else
-      out.push_back(p);
+      out.push_back({p, false});
   }
   return out;
 }

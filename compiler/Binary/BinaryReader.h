@@ -47,21 +47,32 @@ struct Input {
   std::unique_ptr<llvm::MemoryBuffer> buffer;
   std::vector<FoundContainer> containers;
   std::vector<Diagnostic> diagnostics;
+  /// Not an ELF binary, archive, fatbin or PTX file: files met while walking
+  /// a directory are then skipped rather than reported.
+  bool unrecognized = false;
+
+  /// Aligned copies of archive members (LLVM's ELF reader needs aligned
+  /// data); containers of members point into them.
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> memberBuffers;
 
   bool hasErrors() const;
-  /// Offset of `p` (a pointer into `buffer`) in the file.
-  uint64_t offsetOf(const char *p) const {
-    return static_cast<uint64_t>(p - buffer->getBufferStart());
-  }
 };
 
 /// Reads one file. Never fails as a call: problems are in `diagnostics`.
 Input readInput(const std::string &path);
+/// Reads an input already in memory (`path` names it in diagnostics).
+Input readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                 const std::string &path);
+
+struct InputPath {
+  std::string path;
+  bool fromDirectory = false; ///< found by walking a directory argument
+};
 
 /// Expands directories (recursively, following each symlink once, no loops)
 /// into files; other paths are kept as given, in order.
-std::vector<std::string> expandPaths(const std::vector<std::string> &paths,
-                                     std::vector<std::string> &errors);
+std::vector<InputPath> expandPaths(const std::vector<std::string> &paths,
+                                   std::vector<std::string> &errors);
 
 /// The `.entry` names of a PTX text, in order (a scan, not a parse).
 std::vector<std::string> listKernels(std::string_view ptx);

@@ -27,13 +27,14 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-// Entry header layout (little endian; 64 bytes, up to 128 with options):
+// Entry header layout (little endian; 64 bytes, more with options: up to
+// 144 seen in cuDNN, accepted up to 1024):
 //   0 kind u16, 2 version u16, 4 header size u32, 8 padded payload size u64,
 //  16 compressed size u32, 20 (unknown) u32, 24 PTX/ELF version u32
 //  (major << 16 | minor), 28 arch u32, 32 options offset u32, 36 options
 //  size u32, 40 flags u64, 48 (unknown) u64, 56 uncompressed size u64.
 constexpr uint32_t kMinEntryHeader = 64;
-constexpr uint32_t kMaxEntryHeader = 128;
+constexpr uint32_t kMaxEntryHeader = 1024;
 
 } // namespace
 
@@ -122,7 +123,11 @@ std::optional<Error> zluda::fatbin::readContainer(std::string_view data,
     if (e.headerSize < kMinEntryHeader || e.headerSize > kMaxEntryHeader)
       return Error{pos, "fatbin entry header size " +
                             std::to_string(e.headerSize) +
-                            " is outside 64..128"};
+                            " is outside 64..1024"};
+    if (e.headerSize > end - pos)
+      return Error{pos, "fatbin entry header of " +
+                            std::to_string(e.headerSize) +
+                            " bytes extends past its container"};
     if (e.paddedSize > end - pos - e.headerSize)
       return Error{pos, "fatbin entry payload of " +
                             std::to_string(e.paddedSize) +

@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include <unistd.h>
 
 using namespace zluda;
@@ -53,6 +55,24 @@ void printDiagnostics(const Input &in) {
   for (const Diagnostic &d : in.diagnostics)
     fmt::print(stderr, "{}: {} at offset 0x{:x}: {}\n", in.path,
                d.isError ? "error" : "note", d.offset, d.message);
+}
+
+/// The files to read, and which of them came from walking a directory.
+std::set<std::string> walkedFiles;
+std::vector<std::string> readablePaths(const std::vector<std::string> &paths,
+                                       std::vector<std::string> &errors) {
+  std::vector<std::string> files;
+  for (const InputPath &p : expandPaths(paths, errors)) {
+    files.push_back(p.path);
+    if (p.fromDirectory)
+      walkedFiles.insert(p.path);
+  }
+  return files;
+}
+
+/// Files of other kinds met while walking a directory are not errors.
+bool skipped(const Input &in) {
+  return in.unrecognized && walkedFiles.count(in.path);
 }
 
 struct Totals {
@@ -99,7 +119,7 @@ bool loadPTX(Input &in, const FoundContainer &fc, const fatbin::Entry &e,
 
 int driver::runList(const ListOptions &opts) {
   std::vector<std::string> walkErrors;
-  std::vector<std::string> files = expandPaths(opts.paths, walkErrors);
+  std::vector<std::string> files = readablePaths(opts.paths, walkErrors);
   for (const std::string &e : walkErrors)
     fmt::print(stderr, "error: {}\n", e);
   bool failed = !walkErrors.empty();
@@ -110,6 +130,8 @@ int driver::runList(const ListOptions &opts) {
   for (const std::string &path : files) {
     Input in = readInput(path);
     progress.step(path);
+    if (skipped(in))
+      continue;
     Totals t;
     llvm::json::Array jsonContainers;
     std::string table;
@@ -225,7 +247,7 @@ int driver::runList(const ListOptions &opts) {
 
 int driver::runExtract(const ExtractOptions &opts) {
   std::vector<std::string> walkErrors;
-  std::vector<std::string> files = expandPaths(opts.paths, walkErrors);
+  std::vector<std::string> files = readablePaths(opts.paths, walkErrors);
   for (const std::string &e : walkErrors)
     fmt::print(stderr, "error: {}\n", e);
   bool failed = !walkErrors.empty();
@@ -239,6 +261,8 @@ int driver::runExtract(const ExtractOptions &opts) {
   for (const std::string &path : files) {
     Input in = readInput(path);
     progress.step(path);
+    if (skipped(in))
+      continue;
     std::string stem = llvm::sys::path::filename(path).str();
     for (size_t ci = 0; ci < in.containers.size(); ++ci) {
       const FoundContainer &fc = in.containers[ci];

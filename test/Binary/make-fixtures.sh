@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Regenerates the binary fixtures of test/Binary from Inputs/vadd.cu with
+# nvcc (CUDA 13), and the PTX nvcc -ptx produces for the same source and
+# archs, which the extraction tests compare against. Run from anywhere;
+# the results are committed so that tests run where nvcc is absent.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/Inputs"
+run() { echo "+ $*"; "$@"; }
+gen() { echo "-gencode arch=compute_$1,code=[compute_$1,sm_$1]"; }
+# SASS+PTX for two archs, PTX only, every compression mode.
+run nvcc -c $(gen 75) $(gen 90) vadd.cu -o multi.o
+run nvcc -c -gencode arch=compute_80,code=compute_80 vadd.cu -o ptxonly.o
+for mode in none speed balance size; do
+  run nvcc -c $(gen 80) --compress-mode=$mode vadd.cu -o compress-$mode.o
+done
+# Separate compilation (__nv_relfatbin), a shared library, an executable,
+# and an archive of objects.
+run nvcc -c -rdc=true $(gen 80) vadd.cu -o rdc.o
+run nvcc -shared -Xcompiler -fPIC -cudart shared $(gen 86) vadd.cu -o libvadd.so
+run nvcc -cudart shared -gencode arch=compute_89,code=compute_89 vadd.cu -o vadd-exe
+rm -f libvadd.a
+run ar rcs libvadd.a multi.o rdc.o
+# What nvcc -ptx produces for the same source and each arch.
+for arch in 75 80 86 89 90; do
+  run nvcc -ptx -arch=compute_$arch vadd.cu -o vadd.compute_$arch.ptx
+done
