@@ -279,8 +279,6 @@ def PTX_Flag : I64BitEnumAttr<"Flag", "boolean instruction modifiers", [
     I64BitEnumAttrCaseBit<"satfinite", 22, "satfinite">,
     I64BitEnumAttrCaseBit<"oob", 23, "oob">,
     I64BitEnumAttrCaseBit<"trans", 24, "trans">,
-    I64BitEnumAttrCaseBit<"row", 25, "row">,
-    I64BitEnumAttrCaseBit<"col", 26, "col">,
     I64BitEnumAttrCaseBit<"expect_tx", 27, "expect_tx">,
     I64BitEnumAttrCaseBit<"complete_tx", 28, "complete_tx">,
     I64BitEnumAttrCaseBit<"noinc", 29, "noinc">,
