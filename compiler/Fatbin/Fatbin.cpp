@@ -171,12 +171,20 @@ void zluda::fatbin::searchContainers(std::string_view data,
                                      std::vector<Container> &out) {
   // The section itself need not be 8-byte aligned in the file (`.ldata` of
   // cuFFT is not), so every 4-byte position is a candidate.
+  const char magic[4] = {char(kContainerMagic & 0xff),
+                         char((kContainerMagic >> 8) & 0xff),
+                         char((kContainerMagic >> 16) & 0xff),
+                         char(kContainerMagic >> 24)};
   uint64_t pos = 0;
   while (pos + 16 <= data.size()) {
-    if (load<uint32_t>(data, pos) != kContainerMagic) {
-      pos += 4;
+    size_t found = data.find(std::string_view(magic, 4), pos);
+    if (found == std::string_view::npos)
+      return;
+    if (found % 4 != 0) {
+      pos = (found + 3) & ~uint64_t(3);
       continue;
     }
+    pos = found;
     Container c;
     if (readContainer(data, pos, c) || c.version != 1 || c.entries.empty()) {
       pos += 4;

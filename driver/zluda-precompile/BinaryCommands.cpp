@@ -271,12 +271,17 @@ int driver::runExtract(const ExtractOptions &opts) {
         if (!e.isPTX())
           continue;
         std::string text;
-        if (!loadPTX(in, fc, e, text))
+        const char *suffix = "";
+        if (opts.raw) {
+          text.assign(e.payload.data(), e.payload.size());
+          suffix = e.isZstd() ? ".zst" : e.isLZ4() ? ".lz4block" : "";
+        } else if (!loadPTX(in, fc, e, text)) {
           continue;
+        }
         std::string member =
             fc.member.empty() ? "" : "." + llvm::sys::path::filename(fc.member).str();
-        std::string name = fmt::format("{}{}.c{}.e{}.sm_{}.ptx", stem, member,
-                                       ci, ei, e.arch);
+        std::string name = fmt::format("{}{}.c{}.e{}.sm_{}.ptx{}", stem, member,
+                                       ci, ei, e.arch, suffix);
         llvm::SmallString<256> out(opts.outputDir);
         llvm::sys::path::append(out, name);
         // Temporary file and rename: a killed run leaves no partial file.

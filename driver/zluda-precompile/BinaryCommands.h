@@ -19,6 +19,9 @@ int runList(const ListOptions &opts);
 struct ExtractOptions {
   std::vector<std::string> paths;
   std::string outputDir;
+  /// Write payloads as stored: ZSTD frames (`.ptx.zst`), LZ4 blocks
+  /// (`.ptx.lz4block`) or plain PTX.
+  bool raw = false;
 };
 /// `zluda-precompile extract`: returns the exit code.
 int runExtract(const ExtractOptions &opts);
