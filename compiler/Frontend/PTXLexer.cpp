@@ -14,11 +14,11 @@ static bool isIdentChar(char c) {
 }
 
 void Lexer::advance() {
+  // Columns are derived from the start of the line when a token is made;
+  // only newlines need bookkeeping.
   if (buf[pos] == '\n') {
     ++line;
-    col = 1;
-  } else {
-    ++col;
+    lineStart = pos + 1;
   }
   ++pos;
 }
@@ -26,12 +26,13 @@ void Lexer::advance() {
 void Lexer::skipSpaceAndComments() {
   while (pos < buf.size()) {
     char c = buf[pos];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-        c == '\v') {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++pos;
+    } else if (c == '\n') {
       advance();
     } else if (c == '/' && peek(1) == '/') {
-      while (pos < buf.size() && buf[pos] != '\n')
-        advance();
+      size_t eol = buf.find('\n', pos);
+      pos = eol == llvm::StringRef::npos ? buf.size() : eol;
     } else if (c == '/' && peek(1) == '*') {
       advance();
       advance();
@@ -60,7 +61,7 @@ Token Lexer::make(Token::Kind kind, size_t start, unsigned tokLine,
 Token Lexer::next() {
   skipSpaceAndComments();
   size_t start = pos;
-  unsigned tokLine = line, tokCol = col;
+  unsigned tokLine = line, tokCol = static_cast<unsigned>(pos - lineStart) + 1;
   if (pos >= buf.size())
     return make(Token::Eof, start, tokLine, tokCol);
   char c = buf[pos];
@@ -92,9 +93,9 @@ Token Lexer::next() {
   }
 
   if (isIdentStart(c)) {
-    advance();
+    ++pos;
     while (pos < buf.size() && isIdentChar(buf[pos]))
-      advance();
+      ++pos;
     return make(Token::Ident, start, tokLine, tokCol);
   }
 

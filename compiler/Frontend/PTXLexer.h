@@ -66,7 +66,7 @@ private:
   llvm::StringRef buf;
   size_t pos = 0;
   unsigned line = 1;
-  unsigned col = 1;
+  size_t lineStart = 0;
 };
 
 } // namespace zluda::frontend
