@@ -195,6 +195,8 @@ public:
   Lexer lexer;
   Token tok;
   StringAttr fileName;
+  /// `.address_size`: the width of absolute addresses.
+  int64_t addressSize = 64;
   ModuleOp module;
   std::string currentFunction;
   std::optional<Location> debugLoc;
@@ -222,6 +224,7 @@ struct TerminatorIntent {
   enum Kind { None, Bra, CondBra, BrxIdx, Ret, Exit } kind = None;
   LocationAttr loc;
   Value value;
+  SmallVector<Value> values; ///< `ret`: the .reg return parameters
   Block *dest = nullptr;
   Block *falseDest = nullptr;
   SmallVector<Block *> targets;
@@ -315,7 +318,8 @@ private:
   FailureOr<Value> readName(const Token &t, StringRef name);
   FailureOr<Type> destType(const ParsedOperand &op, Type fallback);
   LogicalResult writeDest(const ParsedOperand &op, Value v);
-  Type immediateType(StringRef mnemonic, ModifiersAttr mods, unsigned srcIdx);
+  Type immediateType(StringRef mnemonic, ModifiersAttr mods, unsigned srcIdx,
+                     unsigned numSrcs, bool isFloatLiteral);
   FailureOr<Value> makeConstant(const ParsedOperand &op, Type type);
 
   // SSA construction.
@@ -377,6 +381,9 @@ private:
   llvm::DenseMap<Value, SmallVector<Value>> phiUsers;
   llvm::DenseMap<Value, Value> replacement;
   llvm::DenseMap<Type, Value> undefs;
+  llvm::SmallPtrSet<Block *, 8> singlePredVisiting;
+  /// The `.reg` return parameters, whose values `ret` returns.
+  SmallVector<unsigned> returnVars;
   SmallVector<Attribute> pragmas;
   /// Every block in creation order (detached label blocks included).
   SmallVector<Block *> allBlocks;
@@ -465,7 +472,6 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
   builder.setInsertionPointToEnd(module.getBody());
   std::string version;
   SmallVector<Attribute> targets;
-  int64_t addressSize = 64;
   bool sawVersion = false;
   while (!tok.is(Token::Eof)) {
     if (tok.isDot("version")) {
@@ -1178,7 +1184,14 @@ Value FunctionBuilder::readVariableRecursive(unsigned var, Block *b) {
   } else if (s.preds.empty()) {
     val = undef(type);
   } else if (s.preds.size() == 1) {
-    val = readVariable(var, s.preds.front());
+    // A cycle of single-predecessor blocks has no way in: unreachable code,
+    // where the register has no value.
+    if (!singlePredVisiting.insert(b).second) {
+      val = undef(type);
+    } else {
+      val = readVariable(var, s.preds.front());
+      singlePredVisiting.erase(b);
+    }
   } else if (Block *dom = diamondHead(s, var)) {
     // The join of `@%p op` where the guarded block does not write `var`.
     val = readVariable(var, dom);
@@ -1266,8 +1279,11 @@ LogicalResult FunctionBuilder::parseBody(ArrayRef<ParamDecl> rets,
       writeVariable(var, entry, arg);
     }
   };
-  for (const ParamDecl &d : rets)
+  for (const ParamDecl &d : rets) {
     declareParam(d);
+    if (d.attr.getSpace() == StateSpace::reg)
+      returnVars.push_back(scopes.back()[d.attr.getName()].var);
+  }
   for (const ParamDecl &d : params)
     declareParam(d);
   pushScope(); // the body's own scope
@@ -1571,7 +1587,7 @@ LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
   case Token::Ident: {
     Token n = p.consume();
     out.tok = n;
-    if (n.text == "_") {
+    if (n.text == "_" && !p.peek().is(Token::Pipe)) {
       out.kind = ParsedOperand::Sink;
       return success();
     }
@@ -1593,7 +1609,7 @@ LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
         return success();
       }
     }
-    out.kind = ParsedOperand::Name;
+    out.kind = n.text == "_" ? ParsedOperand::Sink : ParsedOperand::Name;
     out.name = n.text;
     // Video operand selectors: `%r1.b0`, `%r2.h1`, `%r3.b3210`.
     if (declared && p.peek().is(Token::DotWord) &&
@@ -1722,7 +1738,7 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
     const ParsedOperand &base = op.elems.front();
     FailureOr<Value> b =
         base.kind == ParsedOperand::Int
-            ? makeConstant(base, builder.getIntegerType(64))
+            ? makeConstant(base, builder.getIntegerType(p.addressSize))
             : materialize(base, immType);
     if (failed(b))
       return failure();
@@ -1742,33 +1758,58 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
 }
 
 Type FunctionBuilder::immediateType(StringRef mnemonic, ModifiersAttr mods,
-                                    unsigned srcIdx) {
+                                    unsigned srcIdx, unsigned numSrcs,
+                                    bool isFloatLiteral) {
   MLIRContext *ctx = p.ctx;
-  Type i32 = IntegerType::get(ctx, 32);
+  Type i32 = IntegerType::get(ctx, 32), i1 = IntegerType::get(ctx, 1);
   ArrayRef<TypeKind> types = mods.getTypes();
-  auto reg = [&](TypeKind k) { return getRegisterType(ctx, k); };
+  auto reg = [&](TypeKind k) -> Type {
+    if (k == TypeKind::pred)
+      return i1;
+    return getTypeBitWidth(k) < 8 ? i32 : getRegisterType(ctx, k);
+  };
+  bool last = srcIdx + 1 == numSrcs;
+  // Operands whose type PTX fixes whatever the instruction type is.
   if (((mnemonic == "shl" || mnemonic == "shr") && srcIdx == 1) ||
       (mnemonic == "shf" && srcIdx == 2) ||
       (mnemonic == "bfe" && srcIdx >= 1) || (mnemonic == "bfi" && srcIdx >= 2))
     return i32;
   if (mnemonic == "selp" && srcIdx == 2)
-    return IntegerType::get(ctx, 1);
+    return i1;
   if ((mnemonic == "mad" || mnemonic == "madc") && srcIdx == 2 &&
       mods.getMode() == Mode::wide && !types.empty())
     return IntegerType::get(ctx, 2 * getTypeBitWidth(types[0]));
-  if (mnemonic.starts_with("mbarrier.") || mnemonic.starts_with("bar") ||
-      mnemonic.starts_with("cp.") || mnemonic == "nanosleep" ||
-      mnemonic == "vote" || mnemonic == "match" || mnemonic == "redux" ||
-      mnemonic == "elect" || mnemonic == "setmaxnreg" ||
+  // Barrier numbers and thread counts are .u32; bar.red's last is a
+  // predicate.
+  if (mnemonic.starts_with("bar"))
+    return (mnemonic == "bar.red" || mnemonic == "barrier.red") && last ? i1
+                                                                        : i32;
+  // Warp ops: the member mask (last) is .b32; vote's source is a predicate.
+  if (mnemonic == "vote" || mnemonic == "match" || mnemonic == "redux" ||
+      mnemonic == "elect" || mnemonic == "shfl") {
+    if (last && mnemonic != "shfl")
+      return i32;
+    if (mnemonic == "vote")
+      return i1;
+    return types.empty() ? i32 : reg(types[0]);
+  }
+  // Strides, scales, selectors, counts and sizes of matrix, async-copy and
+  // barrier-object instructions are 32-bit integers.
+  if (mnemonic.starts_with("wmma.") || mnemonic.starts_with("mma") ||
+      mnemonic.starts_with("wgmma.") || mnemonic.starts_with("tcgen05.") ||
+      mnemonic.starts_with("mbarrier.") || mnemonic.starts_with("cp.") ||
+      mnemonic == "nanosleep" || mnemonic == "setmaxnreg" ||
       mnemonic == "prefetch" || mnemonic == "applypriority" ||
       mnemonic == "discard")
-    return types.empty() || mnemonic.starts_with("mbarrier.") ? i32
-                                                              : reg(types[0]);
+    return i32;
+  // createpolicy's fraction is a float; its sizes are integers.
+  if (mnemonic == "createpolicy")
+    return isFloatLiteral ? Type(Float32Type::get(ctx)) : i32;
   if ((mnemonic == "cvt" || mnemonic == "set") && types.size() >= 2)
     return reg(types.back());
   if (mnemonic == "slct" && srcIdx == 2 && types.size() >= 2)
     return reg(types[1]);
-  if (types.empty() || getTypeBitWidth(types[0]) < 8)
+  if (types.empty())
     return i32;
   return reg(types[0]);
 }
@@ -1829,9 +1870,22 @@ LogicalResult FunctionBuilder::emitInstruction(
   SmallVector<Value> args;
   SmallVector<int32_t> groups;
   bool grouped = false;
+  // wgmma accumulates into its destination fragment: it reads it too.
+  if (mnemonic.starts_with("wgmma.mma_async")) {
+    for (const ParsedOperand *d : dests) {
+      auto v = materialize(*d, Type());
+      if (failed(v))
+        return failure();
+      args.push_back(*v);
+    }
+    groups.push_back(static_cast<int32_t>(args.size()));
+    grouped = true;
+  }
   for (size_t i = firstSrc; i < operands.size(); ++i) {
     const ParsedOperand &op = operands[i];
-    Type immType = immediateType(mnemonic, mods, i - firstSrc);
+    Type immType =
+        immediateType(mnemonic, mods, i - firstSrc, operands.size() - firstSrc,
+                      op.kind == ParsedOperand::Float);
     size_t before = args.size();
     auto addOne = [&](const ParsedOperand &e) -> LogicalResult {
       if (e.kind == ParsedOperand::Vec) {
@@ -1913,28 +1967,56 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
              (dots.empty() ? opTok.text.end() : dots.back().text.end()))
     dots.push_back(p.consume());
 
-  // The mnemonic is the longest known prefix: `cp.async.bulk.tensor`.
+  // `bar.cta.sync`, `barrier.cta.arrive`: the scope sits inside the
+  // mnemonic; it is kept as a modifier.
+  SmallVector<Token, 2> inner;
+  if ((opTok.text == "bar" || opTok.text == "barrier") && !dots.empty() &&
+      dots.front().isDot("cta")) {
+    inner.push_back(dots.front());
+    dots.erase(dots.begin());
+  }
+  // The mnemonic is the longest known prefix: `cp.async.bulk.tensor`. A
+  // last part may carry a qualifier after `::` (`tcgen05.wait::ld`).
   std::string name = opTok.text.str();
   std::string best;
   size_t used = 0;
+  std::optional<Token> qualifier;
   const InstSpec *spec = nullptr;
   StringRef control[] = {"bra", "brx.idx", "call", "ret", "exit"};
   for (size_t k = 0; k <= std::min<size_t>(dots.size(), 4); ++k) {
-    if (k > 0)
-      name += dots[k - 1].text.str();
+    if (k > 0) {
+      StringRef dot = dots[k - 1].text;
+      size_t colons = dot.find("::");
+      if (colons != StringRef::npos) {
+        if (const InstSpec *s = lookupInstSpec(p.ctx, name + dot.take_front(colons).str())) {
+          spec = s;
+          best = name + dot.take_front(colons).str();
+          used = k;
+          // `::ld` as the modifier `ld` (its first `:` plays the dot).
+          qualifier = dots[k - 1];
+          qualifier->text = dot.drop_front(colons + 1);
+        }
+      }
+      name += dot.str();
+    }
     if (const InstSpec *s = lookupInstSpec(p.ctx, name)) {
       spec = s;
       best = name;
       used = k;
+      qualifier.reset();
     } else if (llvm::is_contained(control, StringRef(name))) {
       spec = nullptr;
       best = name;
       used = k;
+      qualifier.reset();
     }
   }
   if (best.empty())
     return p.error(opTok, "unknown instruction '" + opTok.text + "'");
-  ArrayRef<Token> modToks = ArrayRef<Token>(dots).drop_front(used);
+  SmallVector<Token, 8> modToks(inner.begin(), inner.end());
+  if (qualifier)
+    modToks.push_back(*qualifier);
+  modToks.append(dots.begin() + used, dots.end());
 
   ensureBlock();
   instLoc = p.opLoc(opTok);
@@ -1960,7 +2042,7 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
   Block *cont = newBlock(/*sealed=*/false);
   TerminatorIntent &t = state(pre).term;
   t.kind = TerminatorIntent::CondBra;
-  t.loc = p.loc(*guardTok);
+  t.loc = p.opLoc(*guardTok);
   t.value = *guard;
   t.dest = guardNegated ? cont : exec;
   t.falseDest = guardNegated ? exec : cont;
@@ -2001,10 +2083,13 @@ LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
     if (mnemonic == "call")
       return parseCall(opTok, uni);
     TerminatorIntent &t = state(cur).term;
-    t.loc = p.loc(opTok);
+    t.loc = p.opLoc(opTok);
     t.uni = uni;
     if (mnemonic == "ret" || mnemonic == "exit") {
       t.kind = mnemonic == "ret" ? TerminatorIntent::Ret : TerminatorIntent::Exit;
+      if (mnemonic == "ret")
+        for (unsigned var : returnVars)
+          t.values.push_back(readVariable(var, cur));
       cur = nullptr;
       return p.expect(Token::Semi, "';' after " + mnemonic.str());
     }
@@ -2073,7 +2158,7 @@ LogicalResult FunctionBuilder::parseBranch(const Token &opTok, bool uni,
   Block *dest = labelBlock(target.text, target);
   Block *from = cur;
   TerminatorIntent &t = state(from).term;
-  t.loc = p.loc(opTok);
+  t.loc = p.opLoc(opTok);
   t.uni = uni;
   if (!guard) {
     t.kind = TerminatorIntent::Bra;
@@ -2210,8 +2295,11 @@ LogicalResult FunctionBuilder::parseCall(const Token &opTok, bool uni) {
 
 LogicalResult FunctionBuilder::finish(const Token &endTok) {
   if (cur && state(cur).term.kind == TerminatorIntent::None) {
-    state(cur).term.kind = TerminatorIntent::Ret; // falling off the end
-    state(cur).term.loc = p.loc(endTok);
+    TerminatorIntent &t = state(cur).term;
+    t.kind = TerminatorIntent::Ret; // falling off the end
+    t.loc = p.loc(endTok);
+    for (unsigned var : returnVars)
+      t.values.push_back(readVariable(var, cur));
   }
   for (auto &entryIt : labelUses)
     if (!definedLabels.count(entryIt.getKey()))
@@ -2246,10 +2334,14 @@ LogicalResult FunctionBuilder::finish(const Token &endTok) {
     builder.setInsertionPointToEnd(&b);
     Location l = t.loc ? Location(t.loc) : p.loc(endTok);
     switch (t.kind) {
-    case TerminatorIntent::None:
+    case TerminatorIntent::None: {
       // Unreachable code that runs into the end of the body.
-      RetOp::create(builder, l, false);
+      SmallVector<Value> values;
+      for (unsigned var : returnVars)
+        values.push_back(undef(varTypes[var]));
+      RetOp::create(builder, l, values, false);
       break;
+    }
     case TerminatorIntent::Bra:
       BraOp::create(builder, l, operandsFor(&b, t.dest), t.uni, t.dest);
       break;
@@ -2261,9 +2353,13 @@ LogicalResult FunctionBuilder::finish(const Token &endTok) {
     case TerminatorIntent::BrxIdx:
       BrxIdxOp::create(builder, l, resolve(t.value), t.uni, t.targets);
       break;
-    case TerminatorIntent::Ret:
-      RetOp::create(builder, l, t.uni);
+    case TerminatorIntent::Ret: {
+      SmallVector<Value> values;
+      for (Value v : t.values)
+        values.push_back(resolve(v));
+      RetOp::create(builder, l, values, t.uni);
       break;
+    }
     case TerminatorIntent::Exit:
       ExitOp::create(builder, l);
       break;

@@ -119,7 +119,8 @@ std::optional<std::string> ModifierBuilder::addAs(MLIRContext *ctx,
     return setOnce(geometry, symbolizeGeometry(tok), "geometry");
   case mc::VEC: {
     unsigned n;
-    if (!tok.consume_front("v") || tok.getAsInteger(10, n) ||
+    StringRef digits = tok;
+    if (!digits.consume_front("v") || digits.getAsInteger(10, n) ||
         !(n == 2 || n == 4 || n == 8))
       return ("'." + tok + "' is not a vector width").str();
     if (vec)
@@ -135,7 +136,8 @@ std::optional<std::string> ModifierBuilder::addAs(MLIRContext *ctx,
     return std::nullopt;
   case mc::COUNT: {
     unsigned n;
-    if (!tok.consume_front("x") || tok.getAsInteger(10, n) || n == 0)
+    StringRef digits = tok;
+    if (!digits.consume_front("x") || digits.getAsInteger(10, n) || n == 0)
       return ("'." + tok + "' is not a count").str();
     if (count)
       return dup("count");

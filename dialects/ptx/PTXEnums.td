@@ -153,8 +153,7 @@ def PTX_MemSemantics : I32EnumAttr<"MemSemantics", "memory-ordering semantics", 
     I32EnumAttrCase<"acquire", 2, "acquire">,
     I32EnumAttrCase<"release", 3, "release">,
     I32EnumAttrCase<"acq_rel", 4, "acq_rel">,
-    I32EnumAttrCase<"sc", 5, "sc">,
-    I32EnumAttrCase<"mmio", 6, "mmio">
+    I32EnumAttrCase<"sc", 5, "sc">
   ]> {
   let cppNamespace = "::zluda::ptx";
   let genSpecializedAttr = 0;
@@ -279,6 +278,8 @@ def PTX_Flag : I64BitEnumAttr<"Flag", "boolean instruction modifiers", [
     I64BitEnumAttrCaseBit<"satfinite", 22, "satfinite">,
     I64BitEnumAttrCaseBit<"oob", 23, "oob">,
     I64BitEnumAttrCaseBit<"trans", 24, "trans">,
+    I64BitEnumAttrCaseBit<"mmio", 25, "mmio">,
+    I64BitEnumAttrCaseBit<"noComplete", 26, "noComplete">,
     I64BitEnumAttrCaseBit<"expect_tx", 27, "expect_tx">,
     I64BitEnumAttrCaseBit<"complete_tx", 28, "complete_tx">,
     I64BitEnumAttrCaseBit<"noinc", 29, "noinc">,

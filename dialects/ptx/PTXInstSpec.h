@@ -67,6 +67,7 @@ constexpr uint64_t Arith =
     f(Flag::noftz) | f(Flag::satfinite) | f(Flag::oob) | Sync;
 constexpr uint64_t Mem =
     f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) | f(Flag::noftz) |
+    f(Flag::mmio) |
     f(Flag::L1_evict_normal) | f(Flag::L1_evict_unchanged) |
     f(Flag::L1_evict_first) | f(Flag::L1_evict_last) |
     f(Flag::L1_no_allocate) | f(Flag::L2_evict_first) |

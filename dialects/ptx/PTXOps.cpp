@@ -220,7 +220,24 @@ LogicalResult EntryOp::verify() {
     return emitOpError("kernels cannot return parameters");
   return verifyFunctionLike(*this);
 }
-LogicalResult FuncOp::verify() { return verifyFunctionLike(*this); }
+LogicalResult FuncOp::verify() {
+  if (failed(verifyFunctionLike(*this)))
+    return failure();
+  SmallVector<Type> regReturns;
+  if (auto rets = getReturns())
+    for (Attribute a : *rets)
+      if (cast<ParamAttr>(a).getSpace() == StateSpace::reg)
+        regReturns.push_back(getRegisterType(getContext(), cast<ParamAttr>(a).getType()));
+  WalkResult r = getBody().walk([&](RetOp ret) {
+    if (TypeRange(ret.getValues()) != TypeRange(regReturns)) {
+      ret.emitOpError("must return the ")
+          << regReturns.size() << " .reg return parameters of the function";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
 
 LogicalResult SRegOp::verify() {
   SReg kind = getReg().getReg();

@@ -234,12 +234,15 @@ def PTX_BrxIdxOp : PTX_Op<"brx.idx", [Terminator]> {
 def PTX_RetOp : PTX_Op<"ret", [Terminator]> {
   let summary = "return from a function or kernel (`ret`)";
   let description = [{
+    Carries the final values of the function's `.reg` return parameters, in
+    declaration order (`.param` returns are stored before `ret`).
+
     ```mlir
-    ptx.ret
+    ptx.ret %0 : i32
     ```
   }];
-  let arguments = (ins UnitAttr:$uni);
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins Variadic<AnyType>:$values, UnitAttr:$uni);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 def PTX_ExitOp : PTX_Op<"exit", [Terminator]> {
@@ -429,12 +432,12 @@ def PTX_SuredOp : PTX_InstOp<"sured", "surface reduction", "sured.b.add.2d.u32.t
 def PTX_SuqOp : PTX_InstOp<"suq", "surface query", "suq.width.b32 d, [surf];", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
 
 // Barriers, ordering and atomics.
-def PTX_BarSyncOp : PTX_InstOp<"bar.sync", "CTA barrier: wait (`bar.sync`, `bar`)", "bar.sync 1, 64;", "mc::FL", "fl::Sync", "p::None">;
-def PTX_BarArriveOp : PTX_InstOp<"bar.arrive", "CTA barrier: arrive without waiting", "bar.arrive 1, 64;", "mc::FL", "fl::Sync", "p::None">;
-def PTX_BarRedOp : PTX_InstOp<"bar.red", "CTA barrier with reduction", "bar.red.popc.u32 d, 0, p;", "mc::T | mc::RED | mc::FL", "fl::Sync">;
-def PTX_BarrierSyncOp : PTX_InstOp<"barrier.sync", "CTA barrier, non-aligned form", "barrier.sync.aligned 0;", "mc::FL", "fl::Sync", "p::None">;
-def PTX_BarrierArriveOp : PTX_InstOp<"barrier.arrive", "CTA barrier arrive, non-aligned form", "barrier.arrive 1, 64;", "mc::FL", "fl::Sync", "p::None">;
-def PTX_BarrierRedOp : PTX_InstOp<"barrier.red", "CTA barrier with reduction, non-aligned form", "barrier.red.and.pred p, 0, q;", "mc::T | mc::RED | mc::FL", "fl::Sync">;
+def PTX_BarSyncOp : PTX_InstOp<"bar.sync", "CTA barrier: wait (`bar.sync`, `bar`)", "bar.sync 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
+def PTX_BarArriveOp : PTX_InstOp<"bar.arrive", "CTA barrier: arrive without waiting", "bar.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
+def PTX_BarRedOp : PTX_InstOp<"bar.red", "CTA barrier with reduction", "bar.red.popc.u32 d, 0, p;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::Sync">;
+def PTX_BarrierSyncOp : PTX_InstOp<"barrier.sync", "CTA barrier, non-aligned form", "barrier.sync.aligned 0;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
+def PTX_BarrierArriveOp : PTX_InstOp<"barrier.arrive", "CTA barrier arrive, non-aligned form", "barrier.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
+def PTX_BarrierRedOp : PTX_InstOp<"barrier.red", "CTA barrier with reduction, non-aligned form", "barrier.red.and.pred p, 0, q;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::Sync">;
 def PTX_BarWarpSyncOp : PTX_InstOp<"bar.warp.sync", "warp barrier", "bar.warp.sync -1;", "mc::None", "fl::None", "p::None">;
 def PTX_BarrierClusterArriveOp : PTX_InstOp<"barrier.cluster.arrive", "cluster barrier arrive", "barrier.cluster.arrive.release.aligned;", "mc::SEM | mc::FL", "fl::Sync", "p::None">;
 def PTX_BarrierClusterWaitOp : PTX_InstOp<"barrier.cluster.wait", "cluster barrier wait", "barrier.cluster.wait.acquire.aligned;", "mc::SEM | mc::FL", "fl::Sync", "p::None">;
