@@ -21,4 +21,23 @@ def PTXInstructionStats : Pass<"ptx-instruction-stats", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertPTXToLLVM : Pass<"convert-ptx-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower the ptx dialect to the LLVM dialect for AMDGPU";
+  let description = [{
+    Lowers kernels, functions, variables and the supported instruction
+    families to the LLVM and ROCDL dialects, with PTX semantics exact
+    (docs/lowering.md). Instructions not supported yet are reported as
+    `unsupported: <instruction>` errors with their location and kernel.
+
+    ```
+    zluda-opt --convert-ptx-to-llvm=chip=gfx1100 k.mlir
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx1100\"",
+           "AMDGPU processor (wave32: gfx10.3, gfx11, gfx12)">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::ROCDL::ROCDLDialect"];
+}
+
 #endif // ZLUDA_PASSES_PASSES_TD

@@ -12,7 +12,7 @@
 using namespace mlir;
 
 void zluda::registerDialects(DialectRegistry &registry) {
-  registry.insert<ptx::PTXDialect>();
+  registry.insert<ptx::PTXDialect, LLVM::LLVMDialect, ROCDL::ROCDLDialect>();
 }
 
 void zluda::registerPasses() {

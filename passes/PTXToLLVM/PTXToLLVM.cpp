@@ -1,0 +1,1383 @@
+//===- PTXToLLVM.cpp - Lowering of the ptx dialect to LLVM ----------------===//
+//
+// Target-independent lowering of PTX semantics; everything that depends on
+// the hardware goes through TargetInfo. Each PTX instruction family is one
+// function below, written down per family in docs/lowering.md. An op or a
+// modifier the lowering does not handle is reported before the conversion
+// starts (checkSupported), so that the conversion itself never fails on it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/PTXToLLVM/PTXToLLVM.h"
+#include "passes/Passes.h"
+
+#include "dialects/ptx/PTXOps.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace zluda::ptx {
+#define GEN_PASS_DEF_CONVERTPTXTOLLVM
+#include "passes/Passes.h.inc"
+} // namespace zluda::ptx
+
+using namespace mlir;
+using namespace zluda::ptx;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// The LLVM type an instruction computes in for PTX type `kind`.
+Type semanticType(MLIRContext *ctx, TypeKind kind) {
+  switch (kind) {
+  case TypeKind::f16x2:
+    return VectorType::get({2}, Float16Type::get(ctx));
+  case TypeKind::bf16x2:
+    return VectorType::get({2}, BFloat16Type::get(ctx));
+  case TypeKind::pred:
+    return IntegerType::get(ctx, 1);
+  default:
+    return getRegisterType(ctx, kind);
+  }
+}
+
+unsigned bitWidth(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getNumElements() * v.getElementType().getIntOrFloatBitWidth();
+  if (isa<LLVM::LLVMPointerType>(t))
+    return 64;
+  return t.getIntOrFloatBitWidth();
+}
+
+/// Converts `v` to `to`: same width by bitcast, integers by truncation or
+/// extension (`signExtend` for signed PTX types), pointers by ptrtoint.
+Value castTo(OpBuilder &b, Location loc, Value v, Type to,
+             bool signExtend = false) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (isa<LLVM::LLVMPointerType>(from)) {
+    if (isa<LLVM::LLVMPointerType>(to))
+      return LLVM::AddrSpaceCastOp::create(b, loc, to, v);
+    Value i = LLVM::PtrToIntOp::create(
+        b, loc, b.getIntegerType(bitWidth(to) == 32 ? 32 : 64), v);
+    return castTo(b, loc, i, to, signExtend);
+  }
+  unsigned fw = bitWidth(from), tw = bitWidth(to);
+  if (fw == tw)
+    return LLVM::BitcastOp::create(b, loc, to, v);
+  // Different widths: go through integers.
+  Type fromInt = b.getIntegerType(fw), toInt = b.getIntegerType(tw);
+  Value i = castTo(b, loc, v, fromInt);
+  Value r = tw < fw ? Value(LLVM::TruncOp::create(b, loc, toInt, i))
+            : signExtend ? Value(LLVM::SExtOp::create(b, loc, toInt, i))
+                         : Value(LLVM::ZExtOp::create(b, loc, toInt, i));
+  return castTo(b, loc, r, to);
+}
+
+Value constInt(OpBuilder &b, Location loc, Type t, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
+}
+
+Value constFloat(OpBuilder &b, Location loc, Type t, double v) {
+  return LLVM::ConstantOp::create(b, loc, t, b.getFloatAttr(t, v));
+}
+
+/// `.ftz` on f32: subnormal inputs and results become zero of the same sign.
+Value flushDenormal(OpBuilder &b, Location loc, Value v) {
+  if (!v.getType().isF32())
+    return v;
+  Type f32 = v.getType();
+  Value absV = LLVM::FAbsOp::create(b, loc, v);
+  Value tiny = constFloat(b, loc, f32, 1.17549435e-38); // FLT_MIN
+  Value isSub = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, absV,
+                                     tiny);
+  Value zero = LLVM::CopySignOp::create(b, loc, constFloat(b, loc, f32, 0.0), v);
+  return LLVM::SelectOp::create(b, loc, isSub, zero, v);
+}
+
+/// `.sat` on floats: clamp to [0, 1], NaN to +0.
+Value saturate(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  Value zero = constFloat(b, loc, t, 0.0), one = constFloat(b, loc, t, 1.0);
+  Value gt0 = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::ogt, v, zero);
+  Value r = LLVM::SelectOp::create(b, loc, gt0, v, zero);
+  Value lt1 = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, r, one);
+  return LLVM::SelectOp::create(b, loc, lt1, r, one);
+}
+
+struct Lowering {
+  const TargetInfo &target;
+  const TypeConverter &converter;
+
+  /// A pointer for the address operand `addr` of an access in `space`.
+  Value pointer(OpBuilder &b, Location loc, Value addr,
+                std::optional<StateSpace> space) const {
+    MLIRContext *ctx = b.getContext();
+    unsigned as = space ? target.getAddressSpace(*space) : 0;
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx, as);
+    if (isa<LLVM::LLVMPointerType>(addr.getType()))
+      return castTo(b, loc, addr, ptrTy);
+    // 32-bit address spaces take the low half of a 64-bit address.
+    unsigned ptrBits = (as == 3 || as == 5) ? 32 : 64;
+    Value i = castTo(b, loc, addr, b.getIntegerType(ptrBits));
+    return LLVM::IntToPtrOp::create(b, loc, ptrTy, i);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Support check
+//===----------------------------------------------------------------------===//
+
+const llvm::StringSet<> &supportedInstructions() {
+  static const llvm::StringSet<> set = {
+      "add",  "sub",  "mul",   "mad",  "fma",   "div",   "rem",  "neg",
+      "abs",  "min",  "max",   "and",  "or",    "xor",   "not",  "cnot",
+      "shl",  "shr",  "setp",  "selp", "mov",   "cvt",   "cvta", "ld",
+      "st",   "atom", "red",   "bar.sync", "barrier.sync", "membar",
+      "fence", "shfl", "vote", "activemask", "popc", "clz", "brev",
+      "rcp",  "sqrt", "rsqrt", "sin",  "cos",   "ex2",   "lg2"};
+  return set;
+}
+
+/// Why the lowering cannot handle `op`, or empty.
+std::string unsupportedReason(Operation *op) {
+  StringRef name = op->getName().stripDialect();
+  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
+  if (!mods)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << name;
+  std::string m;
+  llvm::raw_string_ostream ms(m);
+  printModifiers(ms, mods);
+  if (!m.empty())
+    os << '.' << m;
+  if (!supportedInstructions().contains(name))
+    return text;
+  uint64_t flags = static_cast<uint64_t>(mods.getFlags());
+  auto has = [&](Flag f) { return (flags & static_cast<uint64_t>(f)) != 0; };
+  // Modifiers not lowered yet.
+  if (has(Flag::cc) || mods.getExtras() ||
+      (mods.getRounding() && *mods.getRounding() != RoundingMode::rn &&
+       name != "cvt") ||
+      has(Flag::NaN) || has(Flag::xorsign) || has(Flag::relu))
+    return text;
+  for (TypeKind t : mods.getTypes())
+    if (t == TypeKind::f16x2 || t == TypeKind::bf16x2 || t == TypeKind::tf32 ||
+        t == TypeKind::e4m3 || t == TypeKind::e5m2 || t == TypeKind::e4m3x2 ||
+        t == TypeKind::e5m2x2 || t == TypeKind::b128)
+      return text;
+  if (name == "cvt" && (has(Flag::sat) || (mods.getRounding() &&
+                                           (*mods.getRounding() == RoundingMode::rz ||
+                                            *mods.getRounding() == RoundingMode::rm ||
+                                            *mods.getRounding() == RoundingMode::rp ||
+                                            *mods.getRounding() == RoundingMode::rna ||
+                                            *mods.getRounding() == RoundingMode::rs))))
+    return text;
+  if ((name == "bar.sync" || name == "barrier.sync") && op->getNumOperands() != 1)
+    return text + " with a thread count";
+  if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
+    return text;
+  if (name == "vote" && mods.getMode() == Mode::uni)
+    return text;
+  if ((name == "atom" || name == "red") &&
+      (mods.getRedOp() == ReduceOp::inc || mods.getRedOp() == ReduceOp::dec ||
+       mods.getVec()))
+    return text;
+  if ((name == "div" || name == "rem") && mods.getType() &&
+      !isFloatType(*mods.getType()) && false)
+    return text;
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+template <typename FnOp>
+struct FunctionLowering : OpConversionPattern<FnOp> {
+  FunctionLowering(const TypeConverter &tc, MLIRContext *ctx,
+                   const TargetInfo &target)
+      : OpConversionPattern<FnOp>(tc, ctx), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(FnOp op, typename FnOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    bool isKernel = std::is_same_v<FnOp, EntryOp>;
+    SmallVector<ParamAttr> decls;
+    if (auto rets = op.getReturns())
+      for (Attribute a : *rets)
+        decls.push_back(cast<ParamAttr>(a));
+    for (Attribute a : op.getParams())
+      decls.push_back(cast<ParamAttr>(a));
+
+    // Kernel parameters are pointers to the kernarg segment (byref keeps
+    // CUDA's layout: each at its alignment, arrays as bytes); function
+    // parameters in .param space are pointers to the caller's storage.
+    auto flat = LLVM::LLVMPointerType::get(ctx, 0);
+    SmallVector<Type> argTypes, resultTypes;
+    TypeConverter::SignatureConversion sig(decls.size());
+    for (auto [i, d] : llvm::enumerate(decls)) {
+      if (d.getSpace() == StateSpace::param) {
+        Type t = isKernel ? LLVM::LLVMPointerType::get(ctx, 4) : Type(flat);
+        sig.addInputs(i, t);
+        argTypes.push_back(t);
+      } else {
+        Type t = getRegisterType(ctx, d.getType());
+        sig.addInputs(i, t);
+        argTypes.push_back(t);
+      }
+    }
+    if (auto rets = op.getReturns())
+      for (Attribute a : *rets)
+        if (cast<ParamAttr>(a).getSpace() == StateSpace::reg)
+          resultTypes.push_back(
+              getRegisterType(ctx, cast<ParamAttr>(a).getType()));
+    Type resultType = resultTypes.empty()
+                          ? Type(LLVM::LLVMVoidType::get(ctx))
+                          : resultTypes.size() == 1
+                                ? resultTypes.front()
+                                : LLVM::LLVMStructType::getLiteral(ctx, resultTypes);
+    auto fnType = LLVM::LLVMFunctionType::get(resultType, argTypes);
+    auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getSymName(),
+                                         fnType);
+    bool external = op.getBody().empty();
+    if (auto linkage = op.getLinkage();
+        linkage && *linkage == Linkage::extern_ && external)
+      func.setLinkage(LLVM::Linkage::External);
+    else if (!op.getLinkage() && !isKernel)
+      func.setLinkage(LLVM::Linkage::Internal);
+    if (isKernel) {
+      target.setKernelAttributes(func, op);
+      for (auto [i, d] : llvm::enumerate(decls)) {
+        uint64_t size = getTypeBitWidth(d.getType()) / 8;
+        for (int64_t dim : d.getDims())
+          size *= std::max<int64_t>(dim, 1);
+        if (d.getVec())
+          size *= d.getVec();
+        auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), size);
+        func.setArgAttr(i, LLVM::LLVMDialect::getByRefAttrName(),
+                        TypeAttr::get(bytes));
+        uint64_t align = d.getAlign() ? d.getAlign() : std::max<uint64_t>(size, 1);
+        align = std::min<uint64_t>(llvm::PowerOf2Ceil(align), 16);
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        rewriter.getI64IntegerAttr(align));
+      }
+    }
+    if (!external) {
+      rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+      if (failed(rewriter.convertRegionTypes(&func.getBody(),
+                                             *this->getTypeConverter(), &sig)))
+        return failure();
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const TargetInfo &target;
+};
+
+struct RetLowering : OpConversionPattern<RetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange values = adaptor.getValues();
+    if (values.size() <= 1) {
+      rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, values);
+      return success();
+    }
+    SmallVector<Type> types(values.getTypes());
+    Type st = LLVM::LLVMStructType::getLiteral(op.getContext(), types);
+    Value agg = LLVM::UndefOp::create(rewriter, op.getLoc(), st);
+    for (auto [i, v] : llvm::enumerate(values))
+      agg = LLVM::InsertValueOp::create(rewriter, op.getLoc(), agg, v, i);
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, agg);
+    return success();
+  }
+};
+
+struct ExitLowering : OpConversionPattern<ExitOp> {
+  ExitLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
+      : OpConversionPattern(tc, ctx), target(t) {}
+  LogicalResult
+  matchAndRewrite(ExitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    target.createExit(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const TargetInfo &target;
+};
+
+struct BraLowering : OpConversionPattern<BraOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BraOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::BrOp>(op, adaptor.getDestOperands(),
+                                            op.getDest());
+    return success();
+  }
+};
+
+struct CondBraLowering : OpConversionPattern<CondBraOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CondBraOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::CondBrOp>(
+        op, adaptor.getCondition(), op.getTrueDest(),
+        adaptor.getTrueDestOperands(), op.getFalseDest(),
+        adaptor.getFalseDestOperands());
+    return success();
+  }
+};
+
+struct BrxIdxLowering : OpConversionPattern<BrxIdxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BrxIdxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // An index past the list is undefined in PTX: it goes to the last target.
+    SmallVector<int32_t> cases;
+    SmallVector<Block *> dests;
+    SmallVector<ValueRange> operands;
+    for (auto [i, b] : llvm::enumerate(op.getTargets())) {
+      cases.push_back(static_cast<int32_t>(i));
+      dests.push_back(b);
+      operands.push_back(ValueRange());
+    }
+    Value index = castTo(rewriter, op.getLoc(), adaptor.getIndex(),
+                         rewriter.getI32Type());
+    rewriter.replaceOpWithNewOp<LLVM::SwitchOp>(
+        op, index, dests.back(), ValueRange(), cases, dests, operands);
+    return success();
+  }
+};
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(op, op.getType(),
+                                                  op.getValue());
+    return success();
+  }
+};
+
+struct UndefLowering : OpConversionPattern<UndefOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UndefOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // A register read before any write: zero, deterministically.
+    rewriter.replaceOpWithNewOp<LLVM::ZeroOp>(op, op.getType());
+    return success();
+  }
+};
+
+struct AddrLowering : OpConversionPattern<AddrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AddrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value base = adaptor.getBase();
+    Location loc = op.getLoc();
+    if (isa<LLVM::LLVMPointerType>(base.getType())) {
+      Value off = constInt(rewriter, loc, rewriter.getI64Type(),
+                           static_cast<int64_t>(op.getOffset()));
+      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+          op, base.getType(), rewriter.getI8Type(), base, ValueRange{off});
+      return success();
+    }
+    Value off = constInt(rewriter, loc, base.getType(),
+                         static_cast<int64_t>(op.getOffset()));
+    rewriter.replaceOpWithNewOp<LLVM::AddOp>(op, base, off);
+    return success();
+  }
+};
+
+struct AddressOfLowering : OpConversionPattern<AddressOfOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AddressOfOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type ptr = getTypeConverter()->convertType(op.getType());
+    auto module = op->getParentOfType<ModuleOp>();
+    Operation *sym = SymbolTable::lookupSymbolIn(module, op.getSymbolAttr());
+    unsigned as = 0;
+    if (auto g = dyn_cast_or_null<LLVM::GlobalOp>(sym))
+      as = g.getAddrSpace();
+    Value addr = LLVM::AddressOfOp::create(
+        rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), as),
+        op.getSymbol());
+    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), addr, ptr));
+    return success();
+  }
+};
+
+struct SRegLowering : OpConversionPattern<SRegOp> {
+  SRegLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
+      : OpConversionPattern(tc, ctx), target(t) {}
+  LogicalResult
+  matchAndRewrite(SRegOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SpecialRegAttr reg = op.getReg();
+    Value v = target.getSpecialRegister(rewriter, op.getLoc(), reg.getReg(),
+                                        reg.getDim(), op.getType());
+    if (!v)
+      return op.emitError("unsupported: special register %")
+             << stringifySReg(reg.getReg());
+    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), v, op.getType()));
+    return success();
+  }
+  const TargetInfo &target;
+};
+
+struct GlobalLowering : OpConversionPattern<GlobalOp> {
+  GlobalLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
+      : OpConversionPattern(tc, ctx), target(t) {}
+  LogicalResult
+  matchAndRewrite(GlobalOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    Type elem = getRegisterType(ctx, op.getType());
+    Type type = elem;
+    if (op.getVec())
+      type = LLVM::LLVMArrayType::get(elem, *op.getVec());
+    uint64_t count = 1;
+    if (auto dims = op.getDims())
+      for (int64_t d : llvm::reverse(*dims)) {
+        type = LLVM::LLVMArrayType::get(type, d);
+        count *= d;
+      }
+    Attribute init = op.getInitAttr();
+    if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init))
+      return op.emitError("unsupported: initializer of '")
+             << op.getSymName() << "'";
+    if (auto dense = dyn_cast_or_null<DenseElementsAttr>(init)) {
+      // Dense initializers cover the flat element list.
+      if (op.getDims() && op.getDims()->size() == 1 &&
+          dense.getNumElements() == static_cast<int64_t>(count))
+        ; // shapes agree
+      else
+        return op.emitError("unsupported: initializer shape of '")
+               << op.getSymName() << "'";
+    }
+    bool isExtern = op.getLinkage() && *op.getLinkage() == Linkage::extern_;
+    auto linkage = isExtern ? LLVM::Linkage::External
+                   : op.getLinkage() ? LLVM::Linkage::External
+                                     : LLVM::Linkage::Internal;
+    unsigned as = target.getAddressSpace(op.getSpace());
+    if (as == 3 && !isExtern)
+      linkage = LLVM::Linkage::Internal; // LDS cannot be initialized
+    auto g = LLVM::GlobalOp::create(
+        rewriter, op.getLoc(), type, op.getSpace() == StateSpace::const_,
+        linkage, op.getSymName(), as == 3 ? Attribute() : init,
+        op.getAlignment().value_or(0), as);
+    if (!init && as != 3 && !isExtern)
+      g.setValueAttr(Attribute()); // zero-initialized below
+    if (!init && !isExtern && as != 3) {
+      Block *b = rewriter.createBlock(&g.getInitializerRegion());
+      rewriter.setInsertionPointToStart(b);
+      Value zero = LLVM::ZeroOp::create(rewriter, op.getLoc(), type);
+      LLVM::ReturnOp::create(rewriter, op.getLoc(), zero);
+    }
+    if (as == 3 && !isExtern) {
+      Block *b = rewriter.createBlock(&g.getInitializerRegion());
+      rewriter.setInsertionPointToStart(b);
+      Value undef = LLVM::PoisonOp::create(rewriter, op.getLoc(), type);
+      LLVM::ReturnOp::create(rewriter, op.getLoc(), undef);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const TargetInfo &target;
+};
+
+struct LocalVarLowering : OpConversionPattern<LocalVarOp> {
+  LocalVarLowering(const TypeConverter &tc, MLIRContext *ctx,
+                   const TargetInfo &t)
+      : OpConversionPattern(tc, ctx), target(t) {}
+  LogicalResult
+  matchAndRewrite(LocalVarOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    uint64_t size = std::max<uint64_t>(getTypeBitWidth(op.getType()) / 8, 1);
+    if (op.getVec())
+      size *= *op.getVec();
+    if (auto dims = op.getDims())
+      for (int64_t d : *dims)
+        size *= std::max<int64_t>(d, 1);
+    Type bytes = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), size);
+    Type resultType = getTypeConverter()->convertType(op.getAddr().getType());
+    if (op.getSpace() == StateSpace::shared) {
+      // Function-scope .shared: a module-level LDS variable.
+      auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+      auto module = op->getParentOfType<ModuleOp>();
+      std::string name =
+          (func ? func.getSymName() : StringRef("fn")).str() + "." +
+          op.getName().str();
+      OpBuilder::InsertPoint ip = rewriter.saveInsertionPoint();
+      rewriter.setInsertionPointToStart(module.getBody());
+      auto g = LLVM::GlobalOp::create(rewriter, loc, bytes, false,
+                                      LLVM::Linkage::Internal, name,
+                                      Attribute(), op.getAlignment().value_or(4),
+                                      target.getAddressSpace(StateSpace::shared));
+      Block *b = rewriter.createBlock(&g.getInitializerRegion());
+      rewriter.setInsertionPointToStart(b);
+      LLVM::ReturnOp::create(rewriter, loc,
+                             LLVM::PoisonOp::create(rewriter, loc, bytes).getResult());
+      rewriter.restoreInsertionPoint(ip);
+      Value addr = LLVM::AddressOfOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(ctx, 3), name);
+      rewriter.replaceOp(op, castTo(rewriter, loc, addr, resultType));
+      return success();
+    }
+    // .local and call-site .param: stack memory.
+    Value one = constInt(rewriter, loc, rewriter.getI32Type(), 1);
+    Value alloca = LLVM::AllocaOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(ctx, 5), bytes, one,
+        op.getAlignment().value_or(8));
+    rewriter.replaceOp(op, castTo(rewriter, loc, alloca, resultType));
+    return success();
+  }
+  const TargetInfo &target;
+};
+
+struct CallLowering : OpConversionPattern<CallOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getCallee())
+      return op.emitError("unsupported: indirect call");
+    SmallVector<Value> args(adaptor.getRetParams());
+    args.append(adaptor.getArgs().begin(), adaptor.getArgs().end());
+    SmallVector<Type> results(op.getResultTypes());
+    Type resultType = results.empty() ? Type(LLVM::LLVMVoidType::get(op.getContext()))
+                      : results.size() == 1 ? results.front()
+                      : LLVM::LLVMStructType::getLiteral(op.getContext(), results);
+    SmallVector<Type> argTypes(ValueRange(args).getTypes());
+    auto call = LLVM::CallOp::create(
+        rewriter, op.getLoc(),
+        LLVM::LLVMFunctionType::get(resultType, argTypes), *op.getCallee(),
+        args);
+    if (results.size() <= 1) {
+      rewriter.replaceOp(op, call->getResults());
+      return success();
+    }
+    SmallVector<Value> values;
+    for (unsigned i = 0; i < results.size(); ++i)
+      values.push_back(LLVM::ExtractValueOp::create(rewriter, op.getLoc(),
+                                                    call.getResult(), i));
+    rewriter.replaceOp(op, values);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+/// One pattern per instruction op: the family function computes the results.
+template <typename OpTy>
+struct InstLowering : OpConversionPattern<OpTy> {
+  using Fn = FailureOr<SmallVector<Value>> (*)(OpTy, ValueRange, ModifiersAttr,
+                                               ConversionPatternRewriter &,
+                                               const Lowering &);
+  InstLowering(const TypeConverter &tc, MLIRContext *ctx, const Lowering &l,
+               Fn fn)
+      : OpConversionPattern<OpTy>(tc, ctx), lowering(l), fn(fn) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto results = fn(op, adaptor.getArgs(), op.getMods(), rewriter, lowering);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, *results);
+    return success();
+  }
+  const Lowering &lowering;
+  Fn fn;
+};
+
+using Results = FailureOr<SmallVector<Value>>;
+
+Results one(Value v) { return SmallVector<Value>{v}; }
+
+/// The instruction type's LLVM type, and the operands converted to it.
+Type instType(Operation *op, ModifiersAttr mods, unsigned i = 0) {
+  return semanticType(op->getContext(), *mods.getType(i));
+}
+
+Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
+                   ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op->getLoc();
+  StringRef name = op->getName().stripDialect();
+  TypeKind kind = *mods.getType();
+  Type t = instType(op, mods);
+  Type resT = op->getResult(0).getType();
+  bool isFloat = isFloatType(kind);
+  bool isSigned = isSignedIntType(kind);
+  bool ftz = (static_cast<uint64_t>(mods.getFlags()) &
+              static_cast<uint64_t>(Flag::ftz)) != 0;
+  bool sat = (static_cast<uint64_t>(mods.getFlags()) &
+              static_cast<uint64_t>(Flag::sat)) != 0;
+  std::optional<Mode> mode = mods.getMode();
+  SmallVector<Value> in;
+  for (auto [i, a] : llvm::enumerate(args)) {
+    Type want = t;
+    // mad.wide's addend is twice as wide.
+    if (name == "mad" && mode == Mode::wide && i == 2)
+      want = b.getIntegerType(2 * bitWidth(t));
+    Value v = castTo(b, loc, a, want);
+    if (isFloat && ftz)
+      v = flushDenormal(b, loc, v);
+    in.push_back(v);
+  }
+  Value r;
+  if (isFloat) {
+    if (name == "add")
+      r = LLVM::FAddOp::create(b, loc, in[0], in[1]);
+    else if (name == "sub")
+      r = LLVM::FSubOp::create(b, loc, in[0], in[1]);
+    else if (name == "mul")
+      r = LLVM::FMulOp::create(b, loc, in[0], in[1]);
+    else if (name == "div")
+      r = LLVM::FDivOp::create(b, loc, in[0], in[1]);
+    else if (name == "fma" || name == "mad")
+      r = LLVM::FMAOp::create(b, loc, in[0], in[1], in[2]);
+    else if (name == "min")
+      r = LLVM::MinNumOp::create(b, loc, in[0], in[1]);
+    else if (name == "max")
+      r = LLVM::MaxNumOp::create(b, loc, in[0], in[1]);
+    else if (name == "neg")
+      r = LLVM::FNegOp::create(b, loc, in[0]);
+    else if (name == "abs")
+      r = LLVM::FAbsOp::create(b, loc, in[0]);
+    else if (name == "rcp")
+      r = LLVM::FDivOp::create(b, loc, constFloat(b, loc, t, 1.0), in[0]);
+    else if (name == "sqrt")
+      r = LLVM::SqrtOp::create(b, loc, in[0]);
+    else if (name == "rsqrt")
+      r = LLVM::FDivOp::create(b, loc, constFloat(b, loc, t, 1.0),
+                               LLVM::SqrtOp::create(b, loc, in[0]));
+    else if (name == "sin")
+      r = LLVM::SinOp::create(b, loc, in[0]);
+    else if (name == "cos")
+      r = LLVM::CosOp::create(b, loc, in[0]);
+    else if (name == "ex2")
+      r = LLVM::Exp2Op::create(b, loc, in[0]);
+    else if (name == "lg2")
+      r = LLVM::Log2Op::create(b, loc, in[0]);
+    else
+      return op->emitError("unsupported: float ") << name;
+    if (sat)
+      r = saturate(b, loc, r);
+    if (ftz)
+      r = flushDenormal(b, loc, r);
+    return one(castTo(b, loc, r, resT));
+  }
+
+  unsigned w = bitWidth(t);
+  Type wide = b.getIntegerType(2 * w);
+  auto ext = [&](Value v) -> Value {
+    return isSigned ? Value(LLVM::SExtOp::create(b, loc, wide, v))
+                    : Value(LLVM::ZExtOp::create(b, loc, wide, v));
+  };
+  auto mulFull = [&]() -> Value {
+    if (mode == Mode::hi) {
+      Value p = LLVM::MulOp::create(b, loc, ext(in[0]), ext(in[1]));
+      Value sh = LLVM::LShrOp::create(b, loc, p, constInt(b, loc, wide, w));
+      return LLVM::TruncOp::create(b, loc, t, sh);
+    }
+    if (mode == Mode::wide)
+      return LLVM::MulOp::create(b, loc, ext(in[0]), ext(in[1]));
+    return LLVM::MulOp::create(b, loc, in[0], in[1]);
+  };
+  if (name == "add")
+    r = sat ? Value(LLVM::SAddSat::create(b, loc, in[0], in[1]))
+            : Value(LLVM::AddOp::create(b, loc, in[0], in[1]));
+  else if (name == "sub")
+    r = sat ? Value(LLVM::SSubSat::create(b, loc, in[0], in[1]))
+            : Value(LLVM::SubOp::create(b, loc, in[0], in[1]));
+  else if (name == "mul")
+    r = mulFull();
+  else if (name == "mad") {
+    Value p = mulFull();
+    r = LLVM::AddOp::create(b, loc, p, in[2]);
+  } else if (name == "div" || name == "rem") {
+    // PTX leaves division by zero unspecified and never traps; LLVM's is
+    // undefined, so a zero divisor is replaced and the result chosen here:
+    // all ones for div, the dividend for rem. INT_MIN / -1 wraps.
+    Type it = in[0].getType();
+    Value zero = constInt(b, loc, it, 0), oneV = constInt(b, loc, it, 1);
+    Value isZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, in[1], zero);
+    Value d = LLVM::SelectOp::create(b, loc, isZero, oneV, in[1]);
+    Value q;
+    if (isSigned) {
+      Value minusOne = constInt(b, loc, it, -1);
+      Value isM1 = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, d, minusOne);
+      Value safe = LLVM::SelectOp::create(b, loc, isM1, oneV, d);
+      Value neg = LLVM::SubOp::create(b, loc, zero, in[0]);
+      Value div = LLVM::SDivOp::create(b, loc, in[0], safe);
+      Value rem = LLVM::SRemOp::create(b, loc, in[0], safe);
+      q = name == "div" ? Value(LLVM::SelectOp::create(b, loc, isM1, neg, div))
+                        : Value(LLVM::SelectOp::create(b, loc, isM1, zero, rem));
+    } else {
+      q = name == "div" ? Value(LLVM::UDivOp::create(b, loc, in[0], d))
+                        : Value(LLVM::URemOp::create(b, loc, in[0], d));
+    }
+    Value byZero = name == "div" ? constInt(b, loc, it, -1) : in[0];
+    r = LLVM::SelectOp::create(b, loc, isZero, byZero, q);
+  } else if (name == "min")
+    r = isSigned ? Value(LLVM::SMinOp::create(b, loc, in[0], in[1]))
+                 : Value(LLVM::UMinOp::create(b, loc, in[0], in[1]));
+  else if (name == "max")
+    r = isSigned ? Value(LLVM::SMaxOp::create(b, loc, in[0], in[1]))
+                 : Value(LLVM::UMaxOp::create(b, loc, in[0], in[1]));
+  else if (name == "neg")
+    r = LLVM::SubOp::create(b, loc, constInt(b, loc, t, 0), in[0]);
+  else if (name == "abs") {
+    Value zero = constInt(b, loc, t, 0);
+    Value negV = LLVM::SubOp::create(b, loc, zero, in[0]);
+    Value isNeg = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, in[0], zero);
+    r = LLVM::SelectOp::create(b, loc, isNeg, negV, in[0]);
+  } else if (name == "and")
+    r = LLVM::AndOp::create(b, loc, in[0], in[1]);
+  else if (name == "or")
+    r = LLVM::OrOp::create(b, loc, in[0], in[1]);
+  else if (name == "xor")
+    r = LLVM::XOrOp::create(b, loc, in[0], in[1]);
+  else if (name == "not")
+    r = LLVM::XOrOp::create(b, loc, in[0], constInt(b, loc, t, -1));
+  else if (name == "cnot") {
+    Value isZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, in[0],
+                                        constInt(b, loc, t, 0));
+    r = LLVM::ZExtOp::create(b, loc, t, isZero);
+  } else if (name == "popc" || name == "clz") {
+    Value c = name == "popc"
+                  ? Value(LLVM::CtPopOp::create(b, loc, t, in[0]))
+                  : Value(LLVM::CountLeadingZerosOp::create(b, loc, t, in[0], false));
+    r = castTo(b, loc, c, b.getI32Type());
+  } else if (name == "brev")
+    r = LLVM::BitReverseOp::create(b, loc, t, in[0]);
+  else
+    return op->emitError("unsupported: integer ") << name;
+  return one(castTo(b, loc, r, resT, isSigned));
+}
+
+template <typename OpTy>
+Results lowerArithOp(OpTy op, ValueRange args, ModifiersAttr mods,
+                     ConversionPatternRewriter &b, const Lowering &l) {
+  return lowerArith(op, args, mods, b, l);
+}
+
+template <typename OpTy>
+Results lowerShift(OpTy op, ValueRange args, ModifiersAttr mods,
+                   ConversionPatternRewriter &b, const Lowering &) {
+  // PTX clamps shift amounts: past the width, shl and shr.u give 0 and
+  // shr.s the sign. LLVM's shifts are poison there.
+  Location loc = op.getLoc();
+  Type t = instType(op, mods);
+  unsigned w = bitWidth(t);
+  Value a = castTo(b, loc, args[0], t);
+  Value amt32 = castTo(b, loc, args[1], b.getI32Type());
+  Value max = constInt(b, loc, b.getI32Type(), w - 1);
+  Value clamped = LLVM::UMinOp::create(b, loc, amt32, max);
+  Value amt = castTo(b, loc, clamped, t);
+  Value big = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, amt32, max);
+  bool isShl = op->getName().stripDialect() == "shl";
+  Value r;
+  if (!isShl && isSignedIntType(*mods.getType())) {
+    r = LLVM::AShrOp::create(b, loc, a, amt);
+  } else {
+    Value s = isShl ? Value(LLVM::ShlOp::create(b, loc, a, amt))
+                    : Value(LLVM::LShrOp::create(b, loc, a, amt));
+    r = LLVM::SelectOp::create(b, loc, big, constInt(b, loc, t, 0), s);
+  }
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerSetp(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  TypeKind kind = *mods.getType();
+  Type t = instType(op, mods);
+  Value x = castTo(b, loc, args[0], t), y = castTo(b, loc, args[1], t);
+  CmpOp cmp = *mods.getCmp();
+  Value c;
+  if (isFloatType(kind)) {
+    if ((static_cast<uint64_t>(mods.getFlags()) & static_cast<uint64_t>(Flag::ftz))) {
+      x = flushDenormal(b, loc, x);
+      y = flushDenormal(b, loc, y);
+    }
+    using P = LLVM::FCmpPredicate;
+    P p;
+    switch (cmp) {
+    case CmpOp::eq: p = P::oeq; break;
+    case CmpOp::ne: p = P::one; break;
+    case CmpOp::lt: p = P::olt; break;
+    case CmpOp::le: p = P::ole; break;
+    case CmpOp::gt: p = P::ogt; break;
+    case CmpOp::ge: p = P::oge; break;
+    case CmpOp::equ: p = P::ueq; break;
+    case CmpOp::neu: p = P::une; break;
+    case CmpOp::ltu: p = P::ult; break;
+    case CmpOp::leu: p = P::ule; break;
+    case CmpOp::gtu: p = P::ugt; break;
+    case CmpOp::geu: p = P::uge; break;
+    case CmpOp::num: p = P::ord; break;
+    case CmpOp::nan: p = P::uno; break;
+    default:
+      return op.emitError("unsupported: float comparison .") << stringifyCmpOp(cmp);
+    }
+    c = LLVM::FCmpOp::create(b, loc, p, x, y);
+  } else {
+    using P = LLVM::ICmpPredicate;
+    bool s = isSignedIntType(kind);
+    P p;
+    switch (cmp) {
+    case CmpOp::eq: p = P::eq; break;
+    case CmpOp::ne: p = P::ne; break;
+    case CmpOp::lt: p = s ? P::slt : P::ult; break;
+    case CmpOp::le: p = s ? P::sle : P::ule; break;
+    case CmpOp::gt: p = s ? P::sgt : P::ugt; break;
+    case CmpOp::ge: p = s ? P::sge : P::uge; break;
+    case CmpOp::lo: p = P::ult; break;
+    case CmpOp::ls: p = P::ule; break;
+    case CmpOp::hi: p = P::ugt; break;
+    case CmpOp::hs: p = P::uge; break;
+    default:
+      return op.emitError("unsupported: integer comparison .") << stringifyCmpOp(cmp);
+    }
+    c = LLVM::ICmpOp::create(b, loc, p, x, y);
+  }
+  Value notC = LLVM::XOrOp::create(b, loc, c, constInt(b, loc, b.getI1Type(), 1));
+  SmallVector<Value> results = {c, notC};
+  if (auto boolOp = mods.getBoolOp()) {
+    Value pc = castTo(b, loc, args[2], b.getI1Type());
+    for (Value &r : results) {
+      switch (*boolOp) {
+      case BoolOp::and_: r = LLVM::AndOp::create(b, loc, r, pc); break;
+      case BoolOp::or_: r = LLVM::OrOp::create(b, loc, r, pc); break;
+      case BoolOp::xor_: r = LLVM::XOrOp::create(b, loc, r, pc); break;
+      }
+    }
+  }
+  results.resize(op->getNumResults());
+  return results;
+}
+
+template <typename OpTy>
+Results lowerSelp(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  Type t = instType(op, mods);
+  Value r = LLVM::SelectOp::create(b, loc, castTo(b, loc, args[2], b.getI1Type()),
+                                   castTo(b, loc, args[0], t),
+                                   castTo(b, loc, args[1], t));
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerMov(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  // Pack `{a, b}` into one register, unpack one into `{a, b}`, or move.
+  if (args.size() == 1 && op->getNumResults() == 1)
+    return one(castTo(b, loc, args[0], op->getResult(0).getType()));
+  if (op->getNumResults() == 1) {
+    Type rt = op->getResult(0).getType();
+    unsigned total = bitWidth(rt), part = total / args.size();
+    Type it = b.getIntegerType(total);
+    Value acc = constInt(b, loc, it, 0);
+    for (auto [i, a] : llvm::enumerate(args)) {
+      Value bits = castTo(b, loc, castTo(b, loc, a, b.getIntegerType(part)), it);
+      Value sh = LLVM::ShlOp::create(b, loc, bits, constInt(b, loc, it, i * part));
+      acc = LLVM::OrOp::create(b, loc, acc, sh);
+    }
+    return one(castTo(b, loc, acc, rt));
+  }
+  Value src = args[0];
+  unsigned total = bitWidth(src.getType());
+  unsigned part = total / op->getNumResults();
+  Type it = b.getIntegerType(total);
+  Value bits = castTo(b, loc, src, it);
+  SmallVector<Value> results;
+  for (unsigned i = 0; i < op->getNumResults(); ++i) {
+    Value sh = LLVM::LShrOp::create(b, loc, bits, constInt(b, loc, it, i * part));
+    Value p = LLVM::TruncOp::create(b, loc, b.getIntegerType(part), sh);
+    results.push_back(castTo(b, loc, p, op->getResult(i).getType()));
+  }
+  return results;
+}
+
+template <typename OpTy>
+Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  TypeKind dk = *mods.getType(0), sk = *mods.getType(1);
+  Type dt = semanticType(op.getContext(), dk), st = semanticType(op.getContext(), sk);
+  bool ftz = (static_cast<uint64_t>(mods.getFlags()) & static_cast<uint64_t>(Flag::ftz));
+  Value x = castTo(b, loc, args[0], st, isSignedIntType(sk));
+  if (isFloatType(sk) && ftz)
+    x = flushDenormal(b, loc, x);
+  Value r;
+  std::optional<RoundingMode> rnd = mods.getRounding();
+  if (isFloatType(sk) && isFloatType(dk)) {
+    if (bitWidth(dt) > bitWidth(st))
+      r = LLVM::FPExtOp::create(b, loc, dt, x);
+    else if (bitWidth(dt) < bitWidth(st))
+      r = LLVM::FPTruncOp::create(b, loc, dt, x); // round to nearest even
+    else if (rnd == RoundingMode::rni)
+      r = LLVM::RoundEvenOp::create(b, loc, x);
+    else if (rnd == RoundingMode::rzi)
+      r = LLVM::FTruncOp::create(b, loc, x);
+    else if (rnd == RoundingMode::rmi)
+      r = LLVM::FFloorOp::create(b, loc, x);
+    else if (rnd == RoundingMode::rpi)
+      r = LLVM::FCeilOp::create(b, loc, x);
+    else
+      r = x;
+    if (ftz)
+      r = flushDenormal(b, loc, r);
+  } else if (isFloatType(sk)) {
+    // Float to integer rounds as asked and saturates; NaN gives 0.
+    Value rounded = x;
+    if (rnd == RoundingMode::rni)
+      rounded = LLVM::RoundEvenOp::create(b, loc, x);
+    else if (rnd == RoundingMode::rmi)
+      rounded = LLVM::FFloorOp::create(b, loc, x);
+    else if (rnd == RoundingMode::rpi)
+      rounded = LLVM::FCeilOp::create(b, loc, x);
+    bool s = isSignedIntType(dk);
+    StringRef intr = s ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
+    r = LLVM::CallIntrinsicOp::create(b, loc, dt, b.getStringAttr(intr),
+                                      ValueRange{rounded})
+            .getResult(0);
+  } else if (isFloatType(dk)) {
+    // Integer to float: round to nearest even (the default .rn).
+    r = isSignedIntType(sk) ? Value(LLVM::SIToFPOp::create(b, loc, dt, x))
+                            : Value(LLVM::UIToFPOp::create(b, loc, dt, x));
+  } else {
+    unsigned dw = bitWidth(dt), sw = bitWidth(st);
+    r = dw == sw ? x
+        : dw < sw ? Value(LLVM::TruncOp::create(b, loc, dt, x))
+        : isSignedIntType(sk) ? Value(LLVM::SExtOp::create(b, loc, dt, x))
+                              : Value(LLVM::ZExtOp::create(b, loc, dt, x));
+  }
+  return one(castTo(b, loc, r, op->getResult(0).getType(), isSignedIntType(dk)));
+}
+
+template <typename OpTy>
+Results lowerCvta(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  StateSpace space = *mods.getSpace();
+  bool toSpace = (static_cast<uint64_t>(mods.getFlags()) &
+                  static_cast<uint64_t>(Flag::to)) != 0;
+  MLIRContext *ctx = op.getContext();
+  Value p = l.pointer(b, loc, args[0], toSpace ? std::nullopt
+                                               : std::optional<StateSpace>(space));
+  Type to = LLVM::LLVMPointerType::get(
+      ctx, toSpace ? l.target.getAddressSpace(space) : 0);
+  Value q = castTo(b, loc, p, to);
+  return one(castTo(b, loc, q, op->getResult(0).getType()));
+}
+
+LLVM::AtomicOrdering ordering(std::optional<MemSemantics> sem,
+                              LLVM::AtomicOrdering dflt) {
+  if (!sem)
+    return dflt;
+  switch (*sem) {
+  case MemSemantics::relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case MemSemantics::acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case MemSemantics::release:
+    return LLVM::AtomicOrdering::release;
+  case MemSemantics::acq_rel:
+    return LLVM::AtomicOrdering::acq_rel;
+  case MemSemantics::sc:
+    return LLVM::AtomicOrdering::seq_cst;
+  case MemSemantics::weak:
+    return LLVM::AtomicOrdering::not_atomic;
+  }
+  return dflt;
+}
+
+template <typename OpTy>
+Results lowerLd(OpTy op, ValueRange args, ModifiersAttr mods,
+                ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  std::optional<StateSpace> space = mods.getSpace();
+  if (space == StateSpace::param)
+    space.reset(); // reached through flat pointers
+  Value ptr = l.pointer(b, loc, args[0], space);
+  TypeKind kind = *mods.getType();
+  Type t = semanticType(op.getContext(), kind);
+  unsigned n = std::max(1u, mods.getVec());
+  bool isVolatile = (static_cast<uint64_t>(mods.getFlags()) &
+                     static_cast<uint64_t>(Flag::volatile_)) != 0;
+  SmallVector<Value> results;
+  unsigned bytes = std::max(1u, bitWidth(t) / 8);
+  for (unsigned i = 0; i < n; ++i) {
+    Value p = ptr;
+    if (i)
+      p = LLVM::GEPOp::create(b, loc, ptr.getType(), t, ptr,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    auto ld = LLVM::LoadOp::create(b, loc, t, p, bytes * (i == 0 ? n : 1),
+                                   isVolatile);
+    LLVM::AtomicOrdering ord =
+        ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
+    if (ord != LLVM::AtomicOrdering::not_atomic) {
+      ld.setOrdering(ord);
+      ld.setSyncscope(l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu)));
+    }
+    results.push_back(castTo(b, loc, ld, op->getResult(i).getType(),
+                             isSignedIntType(kind)));
+  }
+  return results;
+}
+
+template <typename OpTy>
+Results lowerSt(OpTy op, ValueRange args, ModifiersAttr mods,
+                ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  std::optional<StateSpace> space = mods.getSpace();
+  if (space == StateSpace::param)
+    space.reset();
+  Value ptr = l.pointer(b, loc, args[0], space);
+  Type t = semanticType(op.getContext(), *mods.getType());
+  bool isVolatile = (static_cast<uint64_t>(mods.getFlags()) &
+                     static_cast<uint64_t>(Flag::volatile_)) != 0;
+  unsigned bytes = std::max(1u, bitWidth(t) / 8);
+  for (unsigned i = 1; i < args.size(); ++i) {
+    Value p = ptr;
+    if (i > 1)
+      p = LLVM::GEPOp::create(b, loc, ptr.getType(), t, ptr,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i - 1)});
+    auto st = LLVM::StoreOp::create(b, loc, castTo(b, loc, args[i], t), p,
+                                    i == 1 ? bytes * (args.size() - 1) : bytes,
+                                    isVolatile);
+    LLVM::AtomicOrdering ord =
+        ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
+    if (ord != LLVM::AtomicOrdering::not_atomic) {
+      st.setOrdering(ord);
+      st.setSyncscope(l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu)));
+    }
+  }
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
+Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  std::optional<StateSpace> space = mods.getSpace();
+  Value ptr = l.pointer(b, loc, args[0], space);
+  TypeKind kind = *mods.getType();
+  Type t = semanticType(op.getContext(), kind);
+  // PTX atomics without .sem are .relaxed; the default scope is .gpu.
+  LLVM::AtomicOrdering ord = ordering(mods.getSem(), LLVM::AtomicOrdering::monotonic);
+  StringRef scope = l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu));
+  ReduceOp redOp = *mods.getRedOp();
+  Value val = castTo(b, loc, args[1], t);
+  Value r;
+  if (redOp == ReduceOp::cas) {
+    Value nv = castTo(b, loc, args[2], t);
+    LLVM::AtomicOrdering failOrd =
+        ord == LLVM::AtomicOrdering::acq_rel || ord == LLVM::AtomicOrdering::release
+            ? (ord == LLVM::AtomicOrdering::acq_rel ? LLVM::AtomicOrdering::acquire
+                                                    : LLVM::AtomicOrdering::monotonic)
+            : ord;
+    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, val, nv, ord, failOrd,
+                                            scope);
+    r = LLVM::ExtractValueOp::create(b, loc, cx, 0);
+  } else {
+    using B = LLVM::AtomicBinOp;
+    bool isF = isFloatType(kind), s = isSignedIntType(kind);
+    B bin;
+    switch (redOp) {
+    case ReduceOp::add: bin = isF ? B::fadd : B::add; break;
+    case ReduceOp::exch: bin = B::xchg; break;
+    case ReduceOp::and_: bin = B::_and; break;
+    case ReduceOp::or_: bin = B::_or; break;
+    case ReduceOp::xor_: bin = B::_xor; break;
+    case ReduceOp::min: bin = isF ? B::fmin : s ? B::min : B::umin; break;
+    case ReduceOp::max: bin = isF ? B::fmax : s ? B::max : B::umax; break;
+    default:
+      return op.emitError("unsupported: atomic .") << stringifyReduceOp(redOp);
+    }
+    r = LLVM::AtomicRMWOp::create(b, loc, bin, ptr, val, ord, scope);
+  }
+  if (op->getNumResults() == 0)
+    return SmallVector<Value>{};
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerBarrier(OpTy op, ValueRange args, ModifiersAttr,
+                     ConversionPatternRewriter &b, const Lowering &l) {
+  l.target.createBarrier(b, op.getLoc());
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
+Results lowerFence(OpTy op, ValueRange, ModifiersAttr mods,
+                   ConversionPatternRewriter &b, const Lowering &l) {
+  MemScope scope = mods.getScope().value_or(MemScope::gpu);
+  if (auto extras = mods.getExtras())
+    for (Attribute e : extras)
+      if (cast<StringAttr>(e).getValue() == "gl")
+        scope = MemScope::gpu;
+  LLVM::AtomicOrdering ord =
+      mods.getSem() == MemSemantics::acq_rel ? LLVM::AtomicOrdering::acq_rel
+                                             : LLVM::AtomicOrdering::seq_cst;
+  LLVM::FenceOp::create(b, op.getLoc(), ord, l.target.getSyncScope(scope));
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
+Results lowerShfl(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &l) {
+  // PTX ISA: lanes [minLane, maxLane] form the segment (c[12:8] is the
+  // segment mask, c[4:0] the clamp); an out-of-segment source copies the
+  // thread's own value and clears p.
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Value a = castTo(b, loc, args[0], i32);
+  Value bv = LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], i32), constInt(b, loc, i32, 31));
+  Value c = castTo(b, loc, args[2], i32);
+  Value lane = l.target.getSpecialRegister(b, loc, SReg::laneid, 0, i32);
+  Value lane5 = LLVM::AndOp::create(b, loc, lane, constInt(b, loc, i32, 31));
+  Value cval = LLVM::AndOp::create(b, loc, c, constInt(b, loc, i32, 31));
+  Value seg = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, c, constInt(b, loc, i32, 8)),
+      constInt(b, loc, i32, 31));
+  Value notSeg = LLVM::XOrOp::create(b, loc, seg, constInt(b, loc, i32, -1));
+  Value minLane = LLVM::AndOp::create(b, loc, lane5, seg);
+  Value maxLane = LLVM::OrOp::create(
+      b, loc, minLane, LLVM::AndOp::create(b, loc, cval, notSeg));
+  Value j, pval;
+  using P = LLVM::ICmpPredicate;
+  switch (*mods.getMode()) {
+  case Mode::up:
+    j = LLVM::SubOp::create(b, loc, lane5, bv);
+    pval = LLVM::ICmpOp::create(b, loc, P::sge, j, maxLane);
+    break;
+  case Mode::down:
+    j = LLVM::AddOp::create(b, loc, lane5, bv);
+    pval = LLVM::ICmpOp::create(b, loc, P::sle, j, maxLane);
+    break;
+  case Mode::bfly:
+    j = LLVM::XOrOp::create(b, loc, lane5, bv);
+    pval = LLVM::ICmpOp::create(b, loc, P::sle, j, maxLane);
+    break;
+  default: // idx
+    j = LLVM::OrOp::create(b, loc, minLane,
+                           LLVM::AndOp::create(b, loc, bv, notSeg));
+    pval = LLVM::ICmpOp::create(b, loc, P::sle, j, maxLane);
+    break;
+  }
+  Value src = LLVM::SelectOp::create(b, loc, pval, j, lane5);
+  Value d = l.target.createShuffle(b, loc, a, src);
+  SmallVector<Value> results = {castTo(b, loc, d, op->getResult(0).getType())};
+  if (op->getNumResults() > 1)
+    results.push_back(pval);
+  return results;
+}
+
+template <typename OpTy>
+Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Value p = castTo(b, loc, args[0], b.getI1Type());
+  Value mask = args.size() > 1 ? castTo(b, loc, args[1], i32)
+                               : constInt(b, loc, i32, -1);
+  Mode mode = *mods.getMode();
+  if (mode == Mode::all)
+    p = LLVM::XOrOp::create(b, loc, p, constInt(b, loc, b.getI1Type(), 1));
+  Value ballot = LLVM::AndOp::create(b, loc, l.target.createBallot(b, loc, p), mask);
+  if (mode == Mode::ballot)
+    return one(castTo(b, loc, ballot, op->getResult(0).getType()));
+  Value zero = constInt(b, loc, i32, 0);
+  Value r = LLVM::ICmpOp::create(
+      b, loc, mode == Mode::all ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
+      ballot, zero);
+  return one(r);
+}
+
+template <typename OpTy>
+Results lowerActivemask(OpTy op, ValueRange, ModifiersAttr,
+                        ConversionPatternRewriter &b, const Lowering &l) {
+  Value t = constInt(b, op.getLoc(), b.getI1Type(), 1);
+  return one(castTo(b, op.getLoc(), l.target.createBallot(b, op.getLoc(), t),
+                    op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+void addInst(RewritePatternSet &patterns, const TypeConverter &tc,
+             const Lowering &l,
+             Results (*fn)(OpTy, ValueRange, ModifiersAttr,
+                           ConversionPatternRewriter &, const Lowering &)) {
+  patterns.add<InstLowering<OpTy>>(tc, patterns.getContext(), l, fn);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertPTXToLLVMPass
+    : zluda::ptx::impl::ConvertPTXToLLVMBase<ConvertPTXToLLVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    std::unique_ptr<TargetInfo> target = createAMDGPUTargetInfo(chip, error);
+    if (!target) {
+      module.emitError(error);
+      return signalPassFailure();
+    }
+    if (failed(checkSupported(module)))
+      return signalPassFailure();
+    MLIRContext *ctx = &getContext();
+    TypeConverter converter;
+    populatePTXToLLVMTypeConversion(converter, *target);
+    RewritePatternSet patterns(ctx);
+    populatePTXToLLVMPatterns(converter, patterns, *target);
+    ConversionTarget legal(*ctx);
+    legal.addLegalDialect<LLVM::LLVMDialect, ROCDL::ROCDLDialect>();
+    legal.addIllegalDialect<PTXDialect>();
+    legal.addLegalOp<ModuleOp>();
+    if (failed(applyPartialConversion(module, legal, std::move(patterns))))
+      return signalPassFailure();
+    module->removeAttr("ptx.module");
+    module->removeAttr("ptx.pragmas");
+    module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
+                    StringAttr::get(ctx, target->getTriple()));
+    module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
+                    StringAttr::get(ctx, target->getDataLayout()));
+  }
+};
+
+} // namespace
+
+void zluda::ptx::populatePTXToLLVMTypeConversion(TypeConverter &converter,
+                                                 const TargetInfo &target) {
+  converter.addConversion([](Type t) -> std::optional<Type> {
+    if (t.isIntOrFloat() || isa<VectorType>(t) || isa<LLVM::LLVMPointerType>(t))
+      return t;
+    return std::nullopt;
+  });
+  converter.addConversion([&target](PtrType t) -> Type {
+    unsigned as = t.getSpace() == StateSpace::param
+                      ? 0
+                      : target.getAddressSpace(t.getSpace());
+    return LLVM::LLVMPointerType::get(t.getContext(), as);
+  });
+  auto cast = [](OpBuilder &b, Type to, ValueRange in, Location loc) -> Value {
+    if (in.size() != 1)
+      return Value();
+    if (isa<LLVM::LLVMPointerType>(to) && isa<LLVM::LLVMPointerType>(in[0].getType()))
+      return LLVM::AddrSpaceCastOp::create(b, loc, to, in[0]);
+    return UnrealizedConversionCastOp::create(b, loc, to, in).getResult(0);
+  };
+  converter.addSourceMaterialization(cast);
+  converter.addTargetMaterialization(cast);
+}
+
+void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           const TargetInfo &target) {
+  MLIRContext *ctx = patterns.getContext();
+  static thread_local std::unique_ptr<Lowering> keep;
+  keep = std::make_unique<Lowering>(Lowering{target, converter});
+  const Lowering &l = *keep;
+  patterns.add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>,
+               ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering>(
+      converter, ctx, target);
+  patterns.add<RetLowering, BraLowering, CondBraLowering, BrxIdxLowering,
+               ConstantLowering, UndefLowering, AddrLowering, AddressOfLowering,
+               CallLowering>(converter, ctx);
+  addInst<AddOp>(patterns, converter, l, lowerArithOp<AddOp>);
+  addInst<SubOp>(patterns, converter, l, lowerArithOp<SubOp>);
+  addInst<MulOp>(patterns, converter, l, lowerArithOp<MulOp>);
+  addInst<MadOp>(patterns, converter, l, lowerArithOp<MadOp>);
+  addInst<FmaOp>(patterns, converter, l, lowerArithOp<FmaOp>);
+  addInst<DivOp>(patterns, converter, l, lowerArithOp<DivOp>);
+  addInst<RemOp>(patterns, converter, l, lowerArithOp<RemOp>);
+  addInst<NegOp>(patterns, converter, l, lowerArithOp<NegOp>);
+  addInst<AbsOp>(patterns, converter, l, lowerArithOp<AbsOp>);
+  addInst<MinOp>(patterns, converter, l, lowerArithOp<MinOp>);
+  addInst<MaxOp>(patterns, converter, l, lowerArithOp<MaxOp>);
+  addInst<AndOp>(patterns, converter, l, lowerArithOp<AndOp>);
+  addInst<OrOp>(patterns, converter, l, lowerArithOp<OrOp>);
+  addInst<XorOp>(patterns, converter, l, lowerArithOp<XorOp>);
+  addInst<NotOp>(patterns, converter, l, lowerArithOp<NotOp>);
+  addInst<CnotOp>(patterns, converter, l, lowerArithOp<CnotOp>);
+  addInst<PopcOp>(patterns, converter, l, lowerArithOp<PopcOp>);
+  addInst<ClzOp>(patterns, converter, l, lowerArithOp<ClzOp>);
+  addInst<BrevOp>(patterns, converter, l, lowerArithOp<BrevOp>);
+  addInst<RcpOp>(patterns, converter, l, lowerArithOp<RcpOp>);
+  addInst<SqrtOp>(patterns, converter, l, lowerArithOp<SqrtOp>);
+  addInst<RsqrtOp>(patterns, converter, l, lowerArithOp<RsqrtOp>);
+  addInst<SinOp>(patterns, converter, l, lowerArithOp<SinOp>);
+  addInst<CosOp>(patterns, converter, l, lowerArithOp<CosOp>);
+  addInst<Ex2Op>(patterns, converter, l, lowerArithOp<Ex2Op>);
+  addInst<Lg2Op>(patterns, converter, l, lowerArithOp<Lg2Op>);
+  addInst<ShlOp>(patterns, converter, l, lowerShift<ShlOp>);
+  addInst<ShrOp>(patterns, converter, l, lowerShift<ShrOp>);
+  addInst<SetpOp>(patterns, converter, l, lowerSetp<SetpOp>);
+  addInst<SelpOp>(patterns, converter, l, lowerSelp<SelpOp>);
+  addInst<MovOp>(patterns, converter, l, lowerMov<MovOp>);
+  addInst<CvtOp>(patterns, converter, l, lowerCvt<CvtOp>);
+  addInst<CvtaOp>(patterns, converter, l, lowerCvta<CvtaOp>);
+  addInst<LdOp>(patterns, converter, l, lowerLd<LdOp>);
+  addInst<StOp>(patterns, converter, l, lowerSt<StOp>);
+  addInst<AtomOp>(patterns, converter, l, lowerAtom<AtomOp>);
+  addInst<RedOp>(patterns, converter, l, lowerAtom<RedOp>);
+  addInst<BarSyncOp>(patterns, converter, l, lowerBarrier<BarSyncOp>);
+  addInst<BarrierSyncOp>(patterns, converter, l, lowerBarrier<BarrierSyncOp>);
+  addInst<MembarOp>(patterns, converter, l, lowerFence<MembarOp>);
+  addInst<FenceOp>(patterns, converter, l, lowerFence<FenceOp>);
+  addInst<ShflOp>(patterns, converter, l, lowerShfl<ShflOp>);
+  addInst<VoteOp>(patterns, converter, l, lowerVote<VoteOp>);
+  addInst<ActivemaskOp>(patterns, converter, l, lowerActivemask<ActivemaskOp>);
+}
+
+LogicalResult zluda::ptx::checkSupported(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    std::string reason = unsupportedReason(op);
+    if (reason.empty())
+      return;
+    ok = false;
+    InFlightDiagnostic diag = op->emitError("unsupported: ") << reason;
+    Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+    if (fn && fn->hasAttr(SymbolTable::getSymbolAttrName()))
+      diag.attachNote() << "in '"
+                        << fn->getAttrOfType<StringAttr>(
+                               SymbolTable::getSymbolAttrName())
+                               .getValue()
+                        << "'";
+  });
+  return success(ok);
+}

@@ -1,0 +1,28 @@
+//===- PTXToLLVM.h - Lowering of the ptx dialect to LLVM --------*- C++ -*-===//
+
+#ifndef ZLUDA_PASSES_PTXTOLLVM_PTXTOLLVM_H
+#define ZLUDA_PASSES_PTXTOLLVM_PTXTOLLVM_H
+
+#include "passes/PTXToLLVM/TargetInfo.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace zluda::ptx {
+
+/// Types of the ptx dialect in the LLVM dialect: registers keep their type,
+/// `!ptx.ptr<space>` becomes a pointer in the space's address space.
+void populatePTXToLLVMTypeConversion(mlir::TypeConverter &converter,
+                                     const TargetInfo &target);
+
+/// The patterns lowering every supported ptx op.
+void populatePTXToLLVMPatterns(mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns,
+                               const TargetInfo &target);
+
+/// Reports, as `unsupported: <instruction>` errors with their location and
+/// kernel, the ptx ops the lowering does not handle yet. Fails if any.
+llvm::LogicalResult checkSupported(mlir::ModuleOp module);
+
+} // namespace zluda::ptx
+
+#endif // ZLUDA_PASSES_PTXTOLLVM_PTXTOLLVM_H

@@ -1,0 +1,68 @@
+//===- TargetInfo.h - Hardware-specific choices of the lowering -*- C++ -*-===//
+//
+// The lowering of the `ptx` dialect is target-independent wherever PTX
+// semantics allow; every hardware-specific choice (address spaces, special
+// registers, barriers, warp shuffles and votes, atomics' sync scopes, wave
+// size, kernel attributes) sits behind this one seam. AMDGPU implements it
+// now; NVPTX comes with the verification oracle.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_PASSES_PTXTOLLVM_TARGETINFO_H
+#define ZLUDA_PASSES_PTXTOLLVM_TARGETINFO_H
+
+#include "dialects/ptx/PTXDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <memory>
+#include <string>
+
+namespace zluda::ptx {
+
+class TargetInfo {
+public:
+  virtual ~TargetInfo();
+
+  virtual llvm::StringRef getTriple() const = 0;
+  virtual llvm::StringRef getDataLayout() const = 0;
+  /// The processor (`gfx1100`) or SM (`sm_90`).
+  virtual llvm::StringRef getChip() const = 0;
+  /// The LLVM address space of a PTX state space.
+  virtual unsigned getAddressSpace(StateSpace space) const = 0;
+  /// Threads in a warp as the hardware runs them (PTX's is always 32).
+  virtual unsigned getWaveSize() const = 0;
+
+  /// Reads a special register; null when the target has no such register
+  /// (the caller reports it).
+  virtual mlir::Value getSpecialRegister(mlir::OpBuilder &b, mlir::Location loc,
+                                         SReg reg, char dim,
+                                         mlir::Type type) const = 0;
+  /// `bar.sync id` for the whole CTA, with CTA-scope memory ordering.
+  virtual void createBarrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// Reads `value` (32 bits) from lane `srcLane` of the warp.
+  virtual mlir::Value createShuffle(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value value,
+                                    mlir::Value srcLane) const = 0;
+  /// The mask of the warp's lanes (32 bits) for which `pred` holds among
+  /// the active ones.
+  virtual mlir::Value createBallot(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value pred) const = 0;
+  /// `exit`: ends the thread, from a kernel or a function.
+  virtual void createExit(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// The LLVM sync scope of a PTX memory scope.
+  virtual llvm::StringRef getSyncScope(MemScope scope) const = 0;
+  /// Marks `func` as a kernel and maps the performance directives.
+  virtual void setKernelAttributes(mlir::LLVM::LLVMFuncOp func,
+                                   mlir::Operation *entry) const = 0;
+};
+
+/// AMDGPU (wave32 targets: gfx10.1+, gfx11, gfx12); null with `error` set
+/// for an unknown or wave64-only processor.
+std::unique_ptr<TargetInfo> createAMDGPUTargetInfo(llvm::StringRef chip,
+                                                   std::string &error);
+
+} // namespace zluda::ptx
+
+#endif // ZLUDA_PASSES_PTXTOLLVM_TARGETINFO_H

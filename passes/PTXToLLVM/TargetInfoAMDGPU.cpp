@@ -1,0 +1,180 @@
+//===- TargetInfoAMDGPU.cpp - AMDGPU side of the lowering seam ------------===//
+
+#include "passes/PTXToLLVM/TargetInfo.h"
+
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace zluda::ptx;
+
+TargetInfo::~TargetInfo() = default;
+
+namespace {
+
+class AMDGPUTargetInfo : public TargetInfo {
+public:
+  explicit AMDGPUTargetInfo(StringRef chip) : chip(chip.str()) {}
+
+  StringRef getTriple() const override { return "amdgcn-amd-amdhsa"; }
+  StringRef getDataLayout() const override {
+    return "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-"
+           "p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-"
+           "v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-"
+           "v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
+  }
+  StringRef getChip() const override { return chip; }
+  unsigned getWaveSize() const override { return 32; }
+
+  unsigned getAddressSpace(StateSpace space) const override {
+    switch (space) {
+    case StateSpace::global:
+      return 1;
+    case StateSpace::shared:
+    case StateSpace::shared_cta:
+    case StateSpace::shared_cluster:
+      return 3;
+    case StateSpace::const_:
+      return 4;
+    case StateSpace::local:
+      return 5;
+    default:
+      return 0; // generic (flat); .param is reached through flat pointers
+    }
+  }
+
+  Value getSpecialRegister(OpBuilder &b, Location loc, SReg reg, char dim,
+                           Type type) const override {
+    Type i32 = b.getI32Type();
+    auto pick = [&](auto x, auto y, auto z) -> Value {
+      switch (dim) {
+      case 'x':
+        return decltype(x)::create(b, loc, i32);
+      case 'y':
+        return decltype(y)::create(b, loc, i32);
+      default:
+        return decltype(z)::create(b, loc, i32);
+      }
+    };
+    switch (reg) {
+    case SReg::tid:
+      return pick(ROCDL::ThreadIdXOp(), ROCDL::ThreadIdYOp(),
+                  ROCDL::ThreadIdZOp());
+    case SReg::ctaid:
+      return pick(ROCDL::BlockIdXOp(), ROCDL::BlockIdYOp(),
+                  ROCDL::BlockIdZOp());
+    case SReg::ntid:
+      return pick(ROCDL::BlockDimXOp(), ROCDL::BlockDimYOp(),
+                  ROCDL::BlockDimZOp());
+    case SReg::nctaid:
+      return pick(ROCDL::GridDimXOp(), ROCDL::GridDimYOp(),
+                  ROCDL::GridDimZOp());
+    case SReg::laneid: {
+      Value allOnes = LLVM::ConstantOp::create(b, loc, i32, -1);
+      Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
+      return ROCDL::MbcntLoOp::create(b, loc, i32, allOnes, zero, ArrayAttr(),
+                                      ArrayAttr());
+    }
+    case SReg::WARP_SZ:
+      return LLVM::ConstantOp::create(b, loc, i32, 32);
+    default:
+      return Value();
+    }
+  }
+
+  void createBarrier(OpBuilder &b, Location loc) const override {
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "workgroup");
+    ROCDL::SBarrierOp::create(b, loc);
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "workgroup");
+  }
+
+  Value createShuffle(OpBuilder &b, Location loc, Value value,
+                      Value srcLane) const override {
+    Type i32 = b.getI32Type();
+    // ds_bpermute addresses lanes in bytes.
+    Value two = LLVM::ConstantOp::create(b, loc, i32, 2);
+    Value byteAddr = LLVM::ShlOp::create(b, loc, srcLane, two);
+    return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
+  }
+
+  Value createBallot(OpBuilder &b, Location loc, Value pred) const override {
+    return ROCDL::BallotOp::create(b, loc, b.getI32Type(), pred);
+  }
+
+  void createExit(OpBuilder &b, Location loc) const override {
+    LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.amdgcn.endpgm"),
+                                  ValueRange());
+    LLVM::UnreachableOp::create(b, loc);
+  }
+
+  StringRef getSyncScope(MemScope scope) const override {
+    switch (scope) {
+    case MemScope::cta:
+      return "workgroup";
+    case MemScope::cluster:
+    case MemScope::gpu:
+      return "agent";
+    case MemScope::sys:
+      return "";
+    }
+    return "";
+  }
+
+  void setKernelAttributes(LLVM::LLVMFuncOp func,
+                           Operation *entry) const override {
+    MLIRContext *ctx = func.getContext();
+    func->setAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName(),
+                  UnitAttr::get(ctx));
+    auto threads = [](DenseI32ArrayAttr dims) {
+      int64_t n = 1;
+      for (int32_t d : dims.asArrayRef())
+        n *= d;
+      return n;
+    };
+    int64_t maxThreads = 1024;
+    if (auto req = entry->getAttrOfType<DenseI32ArrayAttr>("reqntid"))
+      maxThreads = threads(req);
+    else if (auto max = entry->getAttrOfType<DenseI32ArrayAttr>("maxntid"))
+      maxThreads = threads(max);
+    func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
+                  StringAttr::get(ctx, "1," + std::to_string(maxThreads)));
+    if (auto req = entry->getAttrOfType<DenseI32ArrayAttr>("reqntid")) {
+      SmallVector<int32_t, 3> dims(req.asArrayRef());
+      dims.resize(3, 1);
+      func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
+                    DenseI32ArrayAttr::get(ctx, dims));
+    }
+  }
+
+private:
+  std::string chip;
+};
+
+} // namespace
+
+std::unique_ptr<TargetInfo>
+zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
+  bool wave32 = llvm::StringSwitch<bool>(chip)
+                    .Cases({"gfx1030", "gfx1031", "gfx1032", "gfx1033",
+                            "gfx1034", "gfx1035", "gfx1036"},
+                           true)
+                    .Cases({"gfx1100", "gfx1101", "gfx1102", "gfx1103",
+                            "gfx1150", "gfx1151", "gfx1152", "gfx1153"},
+                           true)
+                    .Cases({"gfx1200", "gfx1201", "gfx10-3-generic",
+                            "gfx11-generic", "gfx12-generic"},
+                           true)
+                    .Default(false);
+  if (wave32)
+    return std::make_unique<AMDGPUTargetInfo>(chip);
+  bool wave64 = llvm::StringSwitch<bool>(chip)
+                    .Cases({"gfx90a", "gfx940", "gfx941", "gfx942", "gfx950",
+                            "gfx908", "gfx906", "gfx900", "gfx9-generic"},
+                           true)
+                    .Default(false);
+  error = wave64 ? ("'" + chip + "' runs wave64 only: not yet supported "
+                                 "(32-lane warps are emulated there later)")
+                       .str()
+                 : ("unknown AMDGPU processor '" + chip + "'").str();
+  return nullptr;
+}
