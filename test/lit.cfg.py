@@ -15,5 +15,5 @@ config.excludes = ["corpus", "cuda", "unit", "Inputs", "fuzz-regressions", "fuzz
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.zluda_tools_dir, config.llvm_tools_dir]
-tools = ["zluda-opt", "zluda-precompile", "FileCheck", "not", "count", "split-file"]
+tools = ["zluda-opt", "zluda-precompile", "FileCheck", "not", "count", "split-file", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -7,6 +7,7 @@
 
 #include "BinaryCommands.h"
 
+#include "compiler/Codegen/Codegen.h"
 #include "compiler/Pipeline/Pipeline.h"
 
 #include "mlir/IR/AsmState.h"
@@ -30,6 +31,7 @@ struct CompileOptions {
   std::string input;
   std::string output = "-";
   std::string emit = "mlir";
+  std::string arch;
   bool genericForm = false;
   bool debugInfo = false;
 };
@@ -61,11 +63,45 @@ int runCompile(const CompileOptions &opts) {
   if (opts.emit == "none")
     return 0;
 
+  std::string artifact;
+  bool lowered = opts.emit != "mlir";
+  if (lowered) {
+    if (opts.arch.empty()) {
+      fmt::print(stderr, "zluda-precompile: error: --emit={} needs --arch\n",
+                 opts.emit);
+      return 1;
+    }
+    if (opts.arch.find(',') != std::string::npos) {
+      fmt::print(stderr, "zluda-precompile: error: one --arch at a time for "
+                         "now (multi-arch bundles are not implemented yet)\n");
+      return 1;
+    }
+    zluda::codegen::Options cg;
+    cg.chip = opts.arch;
+    zluda::codegen::Emit emit = opts.emit == "llvm" ? zluda::codegen::Emit::LLVM
+                                : opts.emit == "asm" ? zluda::codegen::Emit::Asm
+                                : opts.emit == "obj" ? zluda::codegen::Emit::Obj
+                                                     : zluda::codegen::Emit::HSACO;
+    auto result = zluda::codegen::compile(module, cg, emit);
+    if (!result) {
+      std::string msg = llvm::toString(result.takeError());
+      if (msg != "lowering failed")
+        fmt::print(stderr, "zluda-precompile: error: {}\n", msg);
+      return 1;
+    }
+    artifact = std::move(*result);
+  }
+
   // Written only once everything succeeded: no partial output on error.
   auto output = mlir::openOutputFile(opts.output, &error);
   if (!output) {
     fmt::print(stderr, "zluda-precompile: error: {}\n", error);
     return 1;
+  }
+  if (lowered) {
+    output->os() << artifact;
+    output->keep();
+    return 0;
   }
   mlir::OpPrintingFlags flags;
   if (opts.genericForm)
@@ -95,10 +131,16 @@ int main(int argc, char **argv) {
                          "Output file ('-' for stdout, the default)");
   compileCmd
       ->add_option("--emit", compile.emit,
-                   "What to produce: 'mlir' (the verified ptx dialect) or "
+                   "What to produce: 'mlir' (the verified ptx dialect), "
+                   "'llvm' (optimized LLVM IR), 'asm' (AMDGPU assembly), "
+                   "'obj' (relocatable object), 'hsaco' (code object), or "
                    "'none' (parse and verify only)")
-      ->check(CLI::IsMember({"mlir", "none"}))
+      ->check(CLI::IsMember({"mlir", "llvm", "asm", "obj", "hsaco", "none"}))
       ->capture_default_str();
+  compileCmd->add_option("--arch", compile.arch,
+                         "AMDGPU processor: gfx1030..gfx1036, gfx1100..gfx1103, "
+                         "gfx1150..gfx1153, gfx1200, gfx1201, or a generic "
+                         "gfx10-3/gfx11/gfx12 target");
   compileCmd->add_flag("--mlir-print-op-generic", compile.genericForm,
                        "Print the dialect in generic operation form");
   compileCmd->add_flag("--mlir-print-debuginfo", compile.debugInfo,

@@ -64,11 +64,27 @@ public:
       return pick(ROCDL::BlockIdXOp(), ROCDL::BlockIdYOp(),
                   ROCDL::BlockIdZOp());
     case SReg::ntid:
-      return pick(ROCDL::BlockDimXOp(), ROCDL::BlockDimYOp(),
-                  ROCDL::BlockDimZOp());
-    case SReg::nctaid:
-      return pick(ROCDL::GridDimXOp(), ROCDL::GridDimYOp(),
-                  ROCDL::GridDimZOp());
+    case SReg::nctaid: {
+      // The device library's __ockl_get_local_size/num_groups return i64.
+      Type i64 = b.getI64Type();
+      bool block = reg == SReg::ntid;
+      Value v;
+      switch (dim) {
+      case 'x':
+        v = block ? Value(ROCDL::BlockDimXOp::create(b, loc, i64))
+                  : Value(ROCDL::GridDimXOp::create(b, loc, i64));
+        break;
+      case 'y':
+        v = block ? Value(ROCDL::BlockDimYOp::create(b, loc, i64))
+                  : Value(ROCDL::GridDimYOp::create(b, loc, i64));
+        break;
+      default:
+        v = block ? Value(ROCDL::BlockDimZOp::create(b, loc, i64))
+                  : Value(ROCDL::GridDimZOp::create(b, loc, i64));
+        break;
+      }
+      return LLVM::TruncOp::create(b, loc, i32, v);
+    }
     case SReg::laneid: {
       Value allOnes = LLVM::ConstantOp::create(b, loc, i32, -1);
       Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);

@@ -1,0 +1,35 @@
+//===- Codegen.h - ptx dialect to AMDGPU code objects ------------*- C++ -*-===//
+//
+// Lowers a verified `ptx` module for one AMDGPU processor: the ptx-to-LLVM
+// conversion, translation to LLVM IR, the ROCm device libraries (ocml, ockl)
+// with the `__oclc_*` control constants synthesized here, O3, the AMDGPU
+// backend and the in-process lld link into an HSA code object.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_COMPILER_CODEGEN_CODEGEN_H
+#define ZLUDA_COMPILER_CODEGEN_CODEGEN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace zluda::codegen {
+
+enum class Emit { LLVM, Asm, Obj, HSACO };
+
+struct Options {
+  std::string chip = "gfx1100";
+  unsigned codeObjectVersion = 5;
+  std::string deviceLibDir = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
+};
+
+/// Compiles a clone of `module` (left unchanged) and returns the artifact's
+/// bytes. Diagnostics of the lowering go to the context's handler.
+llvm::Expected<std::string> compile(mlir::ModuleOp module, const Options &opts,
+                                    Emit emit);
+
+} // namespace zluda::codegen
+
+#endif // ZLUDA_COMPILER_CODEGEN_CODEGEN_H
