@@ -2365,6 +2365,19 @@ LogicalResult FunctionBuilder::finish(const Token &endTok) {
       break;
     }
   }
+  // Code no path reaches (after an unconditional branch, ret or exit with no
+  // label, or a label no branch names) never runs: drop it, to a fixpoint.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Block &b : llvm::make_early_inc_range(llvm::drop_begin(body))) {
+      if (!b.hasNoPredecessors())
+        continue;
+      b.dropAllDefinedValueUses();
+      b.dropAllReferences();
+      b.erase();
+      changed = true;
+    }
+  }
   return success();
 }
 
