@@ -21,6 +21,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <string>
 
 namespace {
@@ -34,6 +35,7 @@ struct CompileOptions {
   std::string arch;
   bool genericForm = false;
   bool debugInfo = false;
+  bool timePhases = false;
 };
 
 int runCompile(const CompileOptions &opts) {
@@ -56,9 +58,15 @@ int runCompile(const CompileOptions &opts) {
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
+  auto start = std::chrono::steady_clock::now();
   mlir::OwningOpRef<mlir::ModuleOp> owned = zluda::loadPTX(sourceMgr, context);
   if (!owned)
     return 1;
+  if (opts.timePhases)
+    fmt::print(stderr, "parse+verify: {:.6f} s\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             start)
+                   .count());
   mlir::ModuleOp module = owned.release();
   if (opts.emit == "none")
     return 0;
@@ -145,6 +153,8 @@ int main(int argc, char **argv) {
                        "Print the dialect in generic operation form");
   compileCmd->add_flag("--mlir-print-debuginfo", compile.debugInfo,
                        "Print locations (PTX and CUDA source positions)");
+  compileCmd->add_flag("--time-phases", compile.timePhases,
+                       "Print the time of each phase to stderr");
 
   zluda::driver::ListOptions list;
   CLI::App *listCmd = app.add_subcommand(
