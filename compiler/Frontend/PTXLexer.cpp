@@ -68,14 +68,13 @@ Token Lexer::next() {
 
   // `.word` and `.word::word` (state spaces, cache levels, modifiers).
   if (c == '.' && (isIdentStart(peek(1)) && peek(1) != '%')) {
-    advance();
+    ++pos;
     while (pos < buf.size()) {
       if (isIdentChar(buf[pos]))
-        advance();
-      else if (buf[pos] == ':' && peek(1) == ':' && isIdentChar(peek(2))) {
-        advance();
-        advance();
-      } else
+        ++pos;
+      else if (buf[pos] == ':' && peek(1) == ':' && isIdentChar(peek(2)))
+        pos += 2;
+      else
         break;
     }
     return make(Token::DotWord, start, tokLine, tokCol);
@@ -104,55 +103,55 @@ Token Lexer::next() {
     if (c == '0' && (peek(1) == 'f' || peek(1) == 'F' || peek(1) == 'd' ||
                      peek(1) == 'D')) {
       size_t digits = (peek(1) == 'f' || peek(1) == 'F') ? 8 : 16;
-      advance();
-      advance();
+      ++pos;
+      ++pos;
       size_t n = 0;
       while (pos < buf.size() && llvm::isHexDigit(buf[pos])) {
-        advance();
+        ++pos;
         ++n;
       }
       return make(n == digits ? Token::Float : Token::Error, start, tokLine,
                   tokCol);
     }
     if (c == '0' && (peek(1) == 'x' || peek(1) == 'X')) {
-      advance();
-      advance();
+      ++pos;
+      ++pos;
       while (pos < buf.size() && llvm::isHexDigit(buf[pos]))
-        advance();
+        ++pos;
     } else if (c == '0' && (peek(1) == 'b' || peek(1) == 'B') &&
                (peek(2) == '0' || peek(2) == '1')) {
-      advance();
-      advance();
+      ++pos;
+      ++pos;
       while (pos < buf.size() && (buf[pos] == '0' || buf[pos] == '1'))
-        advance();
+        ++pos;
     } else {
       bool isFloat = false;
       while (pos < buf.size() && llvm::isDigit(buf[pos]))
-        advance();
+        ++pos;
       if (peek() == '.' && !isIdentStart(peek(1))) {
         isFloat = true;
-        advance();
+        ++pos;
         while (pos < buf.size() && llvm::isDigit(buf[pos]))
-          advance();
+          ++pos;
       }
       if ((peek() == 'e' || peek() == 'E') &&
           (llvm::isDigit(peek(1)) ||
            ((peek(1) == '-' || peek(1) == '+') && llvm::isDigit(peek(2))))) {
         isFloat = true;
-        advance();
+        ++pos;
         if (buf[pos] == '-' || buf[pos] == '+')
-          advance();
+          ++pos;
         while (pos < buf.size() && llvm::isDigit(buf[pos]))
-          advance();
+          ++pos;
       }
       if (isFloat)
         return make(Token::Float, start, tokLine, tokCol);
     }
     if (peek() == 'U' || peek() == 'u')
-      advance();
+      ++pos;
     if (pos < buf.size() && isIdentChar(buf[pos])) {
       while (pos < buf.size() && isIdentChar(buf[pos]))
-        advance();
+        ++pos;
       return make(Token::Error, start, tokLine, tokCol);
     }
     return make(Token::Integer, start, tokLine, tokCol);

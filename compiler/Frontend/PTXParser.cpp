@@ -72,26 +72,38 @@ struct ParamDecl {
   Token tok;
 };
 
-/// Parses integer literal text (hex, binary, octal, decimal; `U` suffix).
+/// Parses integer literal text (hex, binary, octal, decimal; `U` suffix);
+/// nothing when it is malformed or does not fit in 64 bits.
 std::optional<uint64_t> parseIntText(StringRef text) {
   if (text.ends_with("U") || text.ends_with("u"))
     text = text.drop_back();
   unsigned radix = 10;
-  if (text.starts_with_insensitive("0x")) {
-    radix = 16;
-    text = text.drop_front(2);
-  } else if (text.starts_with_insensitive("0b")) {
-    radix = 2;
-    text = text.drop_front(2);
-  } else if (text.size() > 1 && text[0] == '0') {
-    radix = 8;
-    text = text.drop_front();
+  if (text.size() > 1 && text[0] == '0') {
+    char k = text[1] | 0x20;
+    if (k == 'x' || k == 'b') {
+      radix = k == 'x' ? 16 : 2;
+      text = text.drop_front(2);
+    } else {
+      radix = 8;
+      text = text.drop_front();
+    }
   }
-  llvm::APInt value;
-  if (text.empty() || text.getAsInteger(radix, value) ||
-      value.getActiveBits() > 64)
+  if (text.empty())
     return std::nullopt;
-  return value.getZExtValue();
+  uint64_t value = 0;
+  for (char c : text) {
+    unsigned digit;
+    if (c >= '0' && c <= '9')
+      digit = c - '0';
+    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+      digit = (c | 0x20) - 'a' + 10;
+    else
+      return std::nullopt;
+    if (digit >= radix || value > (UINT64_MAX - digit) / radix)
+      return std::nullopt;
+    value = value * radix + digit;
+  }
+  return value;
 }
 
 //===----------------------------------------------------------------------===//
@@ -186,8 +198,15 @@ public:
   /// after the linkage; creates GlobalOps, or LocalVarOps in `fn`.
   LogicalResult parseVariableDecl(std::optional<Linkage> linkage,
                                   FunctionBuilder *fn);
-  LogicalResult parseInitializer(TypeKind type, Attribute &out);
+  /// The elements of a `{...}` list after its `{`.
+  LogicalResult parseInitList(TypeKind type, Attribute &out);
+  /// `outermost`: flat number lists there become dense attributes.
+  LogicalResult parseInitializer(TypeKind type, Attribute &out,
+                                 bool outermost = true);
   LogicalResult parseInitElement(TypeKind type, Attribute &out);
+  /// The bits (register width) of a numeric initializer element `t`.
+  FailureOr<llvm::APInt> numericInitBits(TypeKind type, bool neg,
+                                         const Token &t);
   FailureOr<Attribute> parseSymbolInit(uint64_t mask);
 
   MLIRContext *ctx;
@@ -443,26 +462,54 @@ void Parser::prescanFiles(StringRef buffer) {
 }
 
 void Parser::prescanBranches(StringRef buffer) {
-  // Over-counting only delays sealing; every real reference has this form.
-  Lexer scan(buffer);
-  Token t = scan.next();
-  while (!t.is(Token::Eof)) {
-    if (t.is(Token::Ident) && t.text == "bra") {
-      t = scan.next();
-      while (t.is(Token::DotWord))
-        t = scan.next();
-      if (t.is(Token::Ident))
-        ++branchRefs[t.text];
+  // A text search, not a lexing pass: counting a `bra` inside a comment or
+  // a string only delays sealing; every real branch has this form.
+  auto isWordChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$' || c == '%';
+  };
+  auto isSpace = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  };
+  auto readWord = [&](size_t &p) {
+    while (p < buffer.size() && isSpace(buffer[p]))
+      ++p;
+    size_t begin = p;
+    while (p < buffer.size() && isWordChar(buffer[p]))
+      ++p;
+    return buffer.slice(begin, p);
+  };
+  for (size_t pos = 0; (pos = buffer.find("bra", pos)) != StringRef::npos;) {
+    size_t start = pos;
+    pos += 3;
+    if (start > 0 && !isSpace(buffer[start - 1]) &&
+        !StringRef(";{}:").contains(buffer[start - 1]))
       continue;
+    size_t p = pos;
+    while (p < buffer.size() && buffer[p] == '.') { // .uni
+      ++p;
+      while (p < buffer.size() && isWordChar(buffer[p]))
+        ++p;
     }
-    if (t.isDot("branchtargets")) {
-      for (t = scan.next(); t.is(Token::Ident) || t.is(Token::Comma);
-           t = scan.next())
-        if (t.is(Token::Ident))
-          indirectTargets.insert(t.text);
+    if (p >= buffer.size() || !isSpace(buffer[p]))
       continue;
+    StringRef label = readWord(p);
+    if (!label.empty())
+      ++branchRefs[label];
+  }
+  for (size_t pos = 0;
+       (pos = buffer.find(".branchtargets", pos)) != StringRef::npos;) {
+    pos += sizeof(".branchtargets") - 1;
+    while (true) {
+      StringRef label = readWord(pos);
+      if (label.empty())
+        break;
+      indirectTargets.insert(label);
+      while (pos < buffer.size() && isSpace(buffer[pos]))
+        ++pos;
+      if (pos >= buffer.size() || buffer[pos] != ',')
+        break;
+      ++pos;
     }
-    t = scan.next();
   }
 }
 
@@ -866,10 +913,52 @@ FailureOr<Attribute> Parser::parseSymbolInit(uint64_t mask) {
       ctx, FlatSymbolRefAttr::get(ctx, name.text), offset, generic, mask));
 }
 
-LogicalResult Parser::parseInitElement(TypeKind type, Attribute &out) {
+FailureOr<llvm::APInt> Parser::numericInitBits(TypeKind type, bool neg,
+                                               const Token &t) {
   Type regType = getRegisterType(ctx, type);
+  unsigned width = regType.getIntOrFloatBitWidth();
+  if (t.is(Token::Integer)) {
+    auto v = parseIntText(t.text);
+    if (!v)
+      return error(t, "integer literal " + t.text + " does not fit in 64 bits");
+    uint64_t value = neg ? -*v : *v;
+    if (auto ft = dyn_cast<FloatType>(regType)) {
+      llvm::APFloat f(ft.getFloatSemantics());
+      f.convertFromAPInt(llvm::APInt(64, value, true), true,
+                         llvm::APFloat::rmNearestTiesToEven);
+      return f.bitcastToAPInt();
+    }
+    return llvm::APInt(width, value, /*isSigned=*/false, /*implicitTrunc=*/true);
+  }
+  llvm::APFloat f(0.0);
+  if (t.text.starts_with_insensitive("0f")) {
+    uint64_t bits;
+    t.text.drop_front(2).getAsInteger(16, bits);
+    f = llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, bits));
+  } else if (t.text.starts_with_insensitive("0d")) {
+    uint64_t bits;
+    t.text.drop_front(2).getAsInteger(16, bits);
+    f = llvm::APFloat(llvm::APFloat::IEEEdouble(), llvm::APInt(64, bits));
+  } else {
+    f = llvm::APFloat(llvm::APFloat::IEEEdouble(), t.text);
+  }
+  if (neg)
+    f.changeSign();
+  if (auto ft = dyn_cast<FloatType>(regType)) {
+    bool lost;
+    f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    return f.bitcastToAPInt();
+  }
+  llvm::APInt bits = f.bitcastToAPInt();
+  if (bits.getBitWidth() != width)
+    return error(t, "float initializer " + t.text + " for a ." +
+                        stringifyTypeKind(type) + " variable");
+  return bits;
+}
+
+LogicalResult Parser::parseInitElement(TypeKind type, Attribute &out) {
   if (tok.is(Token::LBrace))
-    return parseInitializer(type, out);
+    return parseInitializer(type, out, /*outermost=*/false);
   if (tok.is(Token::Ident)) {
     auto r = parseSymbolInit(0);
     if (failed(r))
@@ -879,72 +968,78 @@ LogicalResult Parser::parseInitElement(TypeKind type, Attribute &out) {
   }
   bool neg = consumeIf(Token::Minus);
   Token t = tok;
-  if (t.is(Token::Integer)) {
-    consume();
+  if (!t.is(Token::Integer) && !t.is(Token::Float))
+    return error(t, "expected an initializer but found " + describe(t));
+  consume();
+  // The mask form `0xff00(sym)`.
+  if (t.is(Token::Integer) && consumeIf(Token::LParen)) {
     auto v = parseIntText(t.text);
     if (!v)
       return error(t, "integer literal " + t.text + " does not fit in 64 bits");
-    // The mask form `0xff00(sym)`.
-    if (consumeIf(Token::LParen)) {
-      auto r = parseSymbolInit(*v);
-      if (failed(r) || failed(expect(Token::RParen, "')'")))
-        return failure();
-      out = *r;
-      return success();
-    }
-    uint64_t value = neg ? -*v : *v;
-    if (auto ft = dyn_cast<FloatType>(regType)) {
-      llvm::APFloat f(ft.getFloatSemantics());
-      bool lost;
-      f.convertFromAPInt(llvm::APInt(64, value, true), true,
-                         llvm::APFloat::rmNearestTiesToEven);
-      (void)lost;
-      out = FloatAttr::get(ft, f);
-    } else {
-      out = IntegerAttr::get(regType, llvm::APInt(regType.getIntOrFloatBitWidth(),
-                                                  value, /*isSigned=*/false,
-                                                  /*implicitTrunc=*/true));
-    }
+    auto r = parseSymbolInit(*v);
+    if (failed(r) || failed(expect(Token::RParen, "')'")))
+      return failure();
+    out = *r;
     return success();
   }
-  if (t.is(Token::Float)) {
-    consume();
-    llvm::APFloat f(0.0);
-    if (t.text.starts_with_insensitive("0f")) {
-      uint64_t bits;
-      t.text.drop_front(2).getAsInteger(16, bits);
-      f = llvm::APFloat(llvm::APFloat::IEEEsingle(),
-                        llvm::APInt(32, bits));
-    } else if (t.text.starts_with_insensitive("0d")) {
-      uint64_t bits;
-      t.text.drop_front(2).getAsInteger(16, bits);
-      f = llvm::APFloat(llvm::APFloat::IEEEdouble(), llvm::APInt(64, bits));
-    } else {
-      f = llvm::APFloat(llvm::APFloat::IEEEdouble(), t.text);
-    }
-    if (neg)
-      f.changeSign();
-    if (auto ft = dyn_cast<FloatType>(regType)) {
-      bool lost;
-      f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
-                &lost);
-      out = FloatAttr::get(ft, f);
-      return success();
-    }
-    llvm::APInt bits = f.bitcastToAPInt();
-    if (bits.getBitWidth() != regType.getIntOrFloatBitWidth())
-      return error(t, "float initializer " + t.text + " for a ." +
-                          stringifyTypeKind(type) + " variable");
-    out = IntegerAttr::get(regType, bits);
-    return success();
-  }
-  return error(t, "expected an initializer but found " + describe(t));
+  auto bits = numericInitBits(type, neg, t);
+  if (failed(bits))
+    return failure();
+  Type regType = getRegisterType(ctx, type);
+  if (auto ft = dyn_cast<FloatType>(regType))
+    out = FloatAttr::get(ft, llvm::APFloat(ft.getFloatSemantics(), *bits));
+  else
+    out = IntegerAttr::get(regType, *bits);
+  return success();
 }
 
-LogicalResult Parser::parseInitializer(TypeKind type, Attribute &out) {
+LogicalResult Parser::parseInitializer(TypeKind type, Attribute &out,
+                                      bool outermost) {
   if (!tok.is(Token::LBrace))
     return parseInitElement(type, out);
+  if (!outermost) {
+    consume();
+    return parseInitList(type, out);
+  }
+  // A flat list of numbers (cuRAND's tables hold megabytes of them) goes
+  // straight into a dense attribute; anything else is read element by
+  // element from the same point.
+  Lexer savedLexer = lexer;
+  Token savedTok = tok;
   consume();
+  SmallVector<llvm::APInt> numbers;
+  while (true) {
+    bool neg = consumeIf(Token::Minus);
+    if (!tok.is(Token::Integer) && !tok.is(Token::Float))
+      break;
+    Token t = consume();
+    if (t.is(Token::Integer) && tok.is(Token::LParen))
+      break; // the mask form
+    auto bits = numericInitBits(type, neg, t);
+    if (failed(bits))
+      return failure();
+    numbers.push_back(*bits);
+    if (consumeIf(Token::Comma))
+      continue;
+    if (consumeIf(Token::RBrace)) {
+      Type regType = getRegisterType(ctx, type);
+      unsigned width = regType.getIntOrFloatBitWidth();
+      auto ints = DenseElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(numbers.size())},
+                                IntegerType::get(ctx, width)),
+          numbers);
+      out = isa<FloatType>(regType) ? ints.bitcast(regType) : ints;
+      return success();
+    }
+    break;
+  }
+  lexer = savedLexer;
+  tok = savedTok;
+  consume();
+  return parseInitList(type, out);
+}
+
+LogicalResult Parser::parseInitList(TypeKind type, Attribute &out) {
   SmallVector<Attribute> elems;
   if (!tok.is(Token::RBrace)) {
     do {
