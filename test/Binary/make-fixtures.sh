@@ -20,6 +20,9 @@ run nvcc -shared -Xcompiler -fPIC -cudart shared $(gen 86) vadd.cu -o libvadd.so
 run nvcc -cudart shared -gencode arch=compute_89,code=compute_89 vadd.cu -o vadd-exe
 rm -f libvadd.a
 run ar rcs libvadd.a multi.o rdc.o
+# A linked -rdc executable: a version-2 wrapper lists the prelinked fatbins.
+run nvcc -rdc=true -cudart shared $(gen 80) ../../cuda/rdc/rdc_main.cu \
+  ../../cuda/rdc/rdc_lib.cu -o rdc-linked-exe
 # What nvcc -ptx produces for the same source and each arch.
 for arch in 75 80 86 89 90; do
   run nvcc -ptx -arch=compute_$arch vadd.cu -o vadd.compute_$arch.ptx
