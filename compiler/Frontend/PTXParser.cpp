@@ -194,6 +194,8 @@ public:
   LogicalResult parseFunction(std::optional<Linkage> linkage, bool isEntry);
   LogicalResult parseParamList(SmallVectorImpl<ParamDecl> &out, bool isEntry);
   LogicalResult parseParam(ParamDecl &out, bool isEntry);
+  /// `[N][M]...` after a name; 0 for `[]`.
+  LogicalResult parseArrayDims(SmallVectorImpl<int64_t> &dims);
   /// Parses `[linkage] .space [.align N] [.vN] .type name[dims] [= init]`
   /// after the linkage; creates GlobalOps, or LocalVarOps in `fn`.
   LogicalResult parseVariableDecl(std::optional<Linkage> linkage,
@@ -696,6 +698,18 @@ LogicalResult Parser::parseDirective(Operation *moduleOp) {
   return error(tok, "unsupported module-level construct " + describe(tok));
 }
 
+LogicalResult Parser::parseArrayDims(SmallVectorImpl<int64_t> &dims) {
+  while (consumeIf(Token::LBracket)) {
+    int64_t d = 0; // `[]`: unsized
+    if (!tok.is(Token::RBracket) && failed(parseInt(d, "an array size")))
+      return failure();
+    dims.push_back(d);
+    if (failed(expect(Token::RBracket, "']'")))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult Parser::parseParam(ParamDecl &out, bool isEntry) {
   out.tok = tok;
   StateSpace space;
@@ -736,14 +750,8 @@ LogicalResult Parser::parseParam(ParamDecl &out, bool isEntry) {
   if (failed(expectIdent(name, "a parameter name")))
     return failure();
   SmallVector<int64_t> dims;
-  while (consumeIf(Token::LBracket)) {
-    int64_t d = 0;
-    if (!tok.is(Token::RBracket) && failed(parseInt(d, "an array size")))
-      return failure();
-    dims.push_back(d);
-    if (failed(expect(Token::RBracket, "']'")))
-      return failure();
-  }
+  if (failed(parseArrayDims(dims)))
+    return failure();
   if (isEntry && space != StateSpace::param)
     return error(out.tok, "kernel parameters must be in .param space");
   out.attr = ParamAttr::get(ctx, name.text, space, *type, vec, align, dims, ptr,
@@ -1111,14 +1119,8 @@ LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
     if (failed(expectIdent(name, "a variable name")))
       return failure();
     SmallVector<int64_t> dims;
-    while (consumeIf(Token::LBracket)) {
-      int64_t d = 0;
-      if (!tok.is(Token::RBracket) && failed(parseInt(d, "an array size")))
-        return failure();
-      dims.push_back(d);
-      if (failed(expect(Token::RBracket, "']'")))
-        return failure();
-    }
+    if (failed(parseArrayDims(dims)))
+      return failure();
     Attribute init;
     if (consumeIf(Token::Equal)) {
       if (failed(parseInitializer(*type, init)))

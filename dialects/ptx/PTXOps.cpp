@@ -187,18 +187,22 @@ LogicalResult LocalVarOp::verify() {
   return success();
 }
 
+SmallVector<ParamAttr> zluda::ptx::getDeclaredParams(Operation *fn) {
+  SmallVector<ParamAttr> decls;
+  for (StringRef name : {"returns", "params"})
+    if (auto list = fn->getAttrOfType<ArrayAttr>(name))
+      for (Attribute a : list)
+        decls.push_back(cast<ParamAttr>(a));
+  return decls;
+}
+
 template <typename FnOp> static LogicalResult verifyFunctionLike(FnOp op) {
   for (auto dims : {op.getMaxntid(), op.getReqntid()})
     if (dims && (dims->empty() || dims->size() > 3))
       return op.emitOpError("thread-count directives take 1 to 3 values");
   if (op.getBody().empty())
     return success();
-  SmallVector<ParamAttr> decls;
-  if (auto rets = op.getReturns())
-    for (Attribute a : *rets)
-      decls.push_back(cast<ParamAttr>(a));
-  for (Attribute a : op.getParams())
-    decls.push_back(cast<ParamAttr>(a));
+  SmallVector<ParamAttr> decls = getDeclaredParams(op);
   Block &entry = op.getBody().front();
   if (entry.getNumArguments() != decls.size())
     return op.emitOpError("entry block has ")

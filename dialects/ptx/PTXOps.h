@@ -25,4 +25,10 @@ llvm::LogicalResult verifyInstOp(mlir::Operation *op, ModifiersAttr mods,
 #define GET_OP_CLASSES
 #include "dialects/ptx/PTXOps.h.inc"
 
+namespace zluda::ptx {
+/// The parameters of a kernel or function in entry-block order: return
+/// parameters first, then parameters.
+llvm::SmallVector<ParamAttr> getDeclaredParams(mlir::Operation *fn);
+} // namespace zluda::ptx
+
 #endif // ZLUDA_DIALECTS_PTX_PTXOPS_H

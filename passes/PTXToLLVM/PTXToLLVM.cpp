@@ -213,12 +213,7 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
                   ConversionPatternRewriter &rewriter) const override {
     MLIRContext *ctx = op.getContext();
     bool isKernel = std::is_same_v<FnOp, EntryOp>;
-    SmallVector<ParamAttr> decls;
-    if (auto rets = op.getReturns())
-      for (Attribute a : *rets)
-        decls.push_back(cast<ParamAttr>(a));
-    for (Attribute a : op.getParams())
-      decls.push_back(cast<ParamAttr>(a));
+    SmallVector<ParamAttr> decls = getDeclaredParams(op);
 
     // Kernel parameters are pointers to the kernarg segment (byref keeps
     // CUDA's layout: each at its alignment, arrays as bytes); function
