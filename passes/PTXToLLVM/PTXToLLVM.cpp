@@ -16,6 +16,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -142,13 +143,24 @@ const llvm::StringSet<> &supportedInstructions() {
       "shl",  "shr",  "setp",  "selp", "mov",   "cvt",   "cvta", "ld",
       "st",   "atom", "red",   "bar.sync", "barrier.sync", "membar",
       "fence", "shfl", "vote", "activemask", "popc", "clz", "brev",
-      "rcp",  "sqrt", "rsqrt", "sin",  "cos",   "ex2",   "lg2"};
+      "rcp",  "sqrt", "rsqrt", "sin",  "cos",   "ex2",   "lg2",
+      "copysign", "shf", "set", "nanosleep", "cp.async",
+      "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
+      "bar.warp.sync"};
   return set;
 }
 
 /// Why the lowering cannot handle `op`, or empty.
 std::string unsupportedReason(Operation *op) {
   StringRef name = op->getName().stripDialect();
+  if (auto global = dyn_cast<GlobalOp>(op)) {
+    Attribute init = global.getInitAttr();
+    if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init))
+      return ("initializer of '" + global.getSymName() +
+              "' (nested lists or addresses of symbols)")
+          .str();
+    return "";
+  }
   auto mods = op->getAttrOfType<ModifiersAttr>("mods");
   if (!mods)
     return "";
@@ -165,7 +177,10 @@ std::string unsupportedReason(Operation *op) {
   uint64_t flags = static_cast<uint64_t>(mods.getFlags());
   auto has = [&](Flag f) { return (flags & static_cast<uint64_t>(f)) != 0; };
   // Modifiers not lowered yet.
-  if (has(Flag::cc) || mods.getExtras() ||
+  bool onlyGl = name == "membar" && mods.getExtras() &&
+                mods.getExtras().size() == 1 &&
+                cast<StringAttr>(mods.getExtras()[0]).getValue() == "gl";
+  if (has(Flag::cc) || (mods.getExtras() && !onlyGl) ||
       (mods.getRounding() && *mods.getRounding() != RoundingMode::rn &&
        name != "cvt") ||
       has(Flag::NaN) || has(Flag::xorsign) || has(Flag::relu))
@@ -192,9 +207,17 @@ std::string unsupportedReason(Operation *op) {
       (mods.getRedOp() == ReduceOp::inc || mods.getRedOp() == ReduceOp::dec ||
        mods.getVec()))
     return text;
-  if ((name == "div" || name == "rem") && mods.getType() &&
-      !isFloatType(*mods.getType()) && false)
-    return text;
+  if (name == "cp.async") {
+    // The size must be a constant; the `ignore-src` predicate form is not
+    // lowered yet.
+    Attribute size;
+    if (op->getNumOperands() < 3 ||
+        !matchPattern(op->getOperand(2), m_Constant(&size)))
+      return text + " with a non-constant size";
+    for (Value v : op->getOperands())
+      if (v.getType().isInteger(1))
+        return text + " with an ignore-src predicate";
+  }
   return "";
 }
 
@@ -807,17 +830,14 @@ Results lowerShift(OpTy op, ValueRange args, ModifiersAttr mods,
   return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
-template <typename OpTy>
-Results lowerSetp(OpTy op, ValueRange args, ModifiersAttr mods,
-                  ConversionPatternRewriter &b, const Lowering &) {
-  Location loc = op.getLoc();
-  TypeKind kind = *mods.getType();
-  Type t = instType(op, mods);
-  Value x = castTo(b, loc, args[0], t), y = castTo(b, loc, args[1], t);
+/// The comparison of setp and set, in `t`, before any combination.
+FailureOr<Value> compare(Operation *op, Value x, Value y, TypeKind kind,
+                         ModifiersAttr mods, ConversionPatternRewriter &b) {
+  Location loc = op->getLoc();
   CmpOp cmp = *mods.getCmp();
-  Value c;
   if (isFloatType(kind)) {
-    if ((static_cast<uint64_t>(mods.getFlags()) & static_cast<uint64_t>(Flag::ftz))) {
+    if ((static_cast<uint64_t>(mods.getFlags()) &
+         static_cast<uint64_t>(Flag::ftz))) {
       x = flushDenormal(b, loc, x);
       y = flushDenormal(b, loc, y);
     }
@@ -839,43 +859,181 @@ Results lowerSetp(OpTy op, ValueRange args, ModifiersAttr mods,
     case CmpOp::num: p = P::ord; break;
     case CmpOp::nan: p = P::uno; break;
     default:
-      return op.emitError("unsupported: float comparison .") << stringifyCmpOp(cmp);
+      return op->emitError("unsupported: float comparison .")
+             << stringifyCmpOp(cmp);
     }
-    c = LLVM::FCmpOp::create(b, loc, p, x, y);
-  } else {
-    using P = LLVM::ICmpPredicate;
-    bool s = isSignedIntType(kind);
-    P p;
-    switch (cmp) {
-    case CmpOp::eq: p = P::eq; break;
-    case CmpOp::ne: p = P::ne; break;
-    case CmpOp::lt: p = s ? P::slt : P::ult; break;
-    case CmpOp::le: p = s ? P::sle : P::ule; break;
-    case CmpOp::gt: p = s ? P::sgt : P::ugt; break;
-    case CmpOp::ge: p = s ? P::sge : P::uge; break;
-    case CmpOp::lo: p = P::ult; break;
-    case CmpOp::ls: p = P::ule; break;
-    case CmpOp::hi: p = P::ugt; break;
-    case CmpOp::hs: p = P::uge; break;
-    default:
-      return op.emitError("unsupported: integer comparison .") << stringifyCmpOp(cmp);
-    }
-    c = LLVM::ICmpOp::create(b, loc, p, x, y);
+    return Value(LLVM::FCmpOp::create(b, loc, p, x, y));
   }
-  Value notC = LLVM::XOrOp::create(b, loc, c, constInt(b, loc, b.getI1Type(), 1));
-  SmallVector<Value> results = {c, notC};
-  if (auto boolOp = mods.getBoolOp()) {
+  using P = LLVM::ICmpPredicate;
+  bool s = isSignedIntType(kind);
+  P p;
+  switch (cmp) {
+  case CmpOp::eq: p = P::eq; break;
+  case CmpOp::ne: p = P::ne; break;
+  case CmpOp::lt: p = s ? P::slt : P::ult; break;
+  case CmpOp::le: p = s ? P::sle : P::ule; break;
+  case CmpOp::gt: p = s ? P::sgt : P::ugt; break;
+  case CmpOp::ge: p = s ? P::sge : P::uge; break;
+  case CmpOp::lo: p = P::ult; break;
+  case CmpOp::ls: p = P::ule; break;
+  case CmpOp::hi: p = P::ugt; break;
+  case CmpOp::hs: p = P::uge; break;
+  default:
+    return op->emitError("unsupported: integer comparison .")
+           << stringifyCmpOp(cmp);
+  }
+  return Value(LLVM::ICmpOp::create(b, loc, p, x, y));
+}
+
+/// `.and/.or/.xor` with the predicate `c`.
+Value combine(OpBuilder &b, Location loc, Value r, ModifiersAttr mods,
+              Value c) {
+  std::optional<BoolOp> boolOp = mods.getBoolOp();
+  if (!boolOp)
+    return r;
+  switch (*boolOp) {
+  case BoolOp::and_:
+    return LLVM::AndOp::create(b, loc, r, c);
+  case BoolOp::or_:
+    return LLVM::OrOp::create(b, loc, r, c);
+  case BoolOp::xor_:
+    return LLVM::XOrOp::create(b, loc, r, c);
+  }
+  return r;
+}
+
+template <typename OpTy>
+Results lowerSetp(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  TypeKind kind = *mods.getType();
+  Type t = instType(op, mods);
+  auto c = compare(op, castTo(b, loc, args[0], t), castTo(b, loc, args[1], t),
+                   kind, mods, b);
+  if (failed(c))
+    return failure();
+  Value notC = LLVM::XOrOp::create(b, loc, *c, constInt(b, loc, b.getI1Type(), 1));
+  SmallVector<Value> results = {*c, notC};
+  if (mods.getBoolOp()) {
     Value pc = castTo(b, loc, args[2], b.getI1Type());
-    for (Value &r : results) {
-      switch (*boolOp) {
-      case BoolOp::and_: r = LLVM::AndOp::create(b, loc, r, pc); break;
-      case BoolOp::or_: r = LLVM::OrOp::create(b, loc, r, pc); break;
-      case BoolOp::xor_: r = LLVM::XOrOp::create(b, loc, r, pc); break;
-      }
-    }
+    for (Value &r : results)
+      r = combine(b, loc, r, mods, pc);
   }
   results.resize(op->getNumResults());
   return results;
+}
+
+template <typename OpTy>
+Results lowerSet(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  // set.cmp.dtype.stype: 1.0f or all ones when true, 0 when false.
+  Location loc = op.getLoc();
+  TypeKind dk = *mods.getType(0), sk = *mods.getType(1);
+  Type st = semanticType(op.getContext(), sk);
+  auto c = compare(op, castTo(b, loc, args[0], st), castTo(b, loc, args[1], st),
+                   sk, mods, b);
+  if (failed(c))
+    return failure();
+  Value r = *c;
+  if (mods.getBoolOp())
+    r = combine(b, loc, r, mods, castTo(b, loc, args[2], b.getI1Type()));
+  Type dt = semanticType(op.getContext(), dk);
+  Value yes = isFloatType(dk) ? constFloat(b, loc, dt, 1.0)
+                              : constInt(b, loc, dt, -1);
+  Value no = isFloatType(dk) ? constFloat(b, loc, dt, 0.0) : constInt(b, loc, dt, 0);
+  Value d = LLVM::SelectOp::create(b, loc, r, yes, no);
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerCopysign(OpTy op, ValueRange args, ModifiersAttr mods,
+                      ConversionPatternRewriter &b, const Lowering &) {
+  // copysign d, a, b: b's magnitude with a's sign.
+  Location loc = op.getLoc();
+  Type t = instType(op, mods);
+  Value r = LLVM::CopySignOp::create(b, loc, castTo(b, loc, args[1], t),
+                                     castTo(b, loc, args[0], t));
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerShf(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  // shf.l: the high word of {b, a} << n; shf.r: the low word of {b, a} >> n.
+  // .wrap takes n mod 32, .clamp min(n, 32) (32 gives a or b whole).
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Value lo = castTo(b, loc, args[0], i32), hi = castTo(b, loc, args[1], i32);
+  Value n = castTo(b, loc, args[2], i32);
+  bool left = mods.getMode() == Mode::l;
+  bool clamp = (static_cast<uint64_t>(mods.getFlags()) &
+                static_cast<uint64_t>(Flag::clamp)) != 0;
+  Value r = left ? Value(LLVM::FshlOp::create(b, loc, hi, lo, n))
+                 : Value(LLVM::FshrOp::create(b, loc, hi, lo, n));
+  if (clamp) {
+    Value big = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, n,
+                                     constInt(b, loc, i32, 32));
+    r = LLVM::SelectOp::create(b, loc, big, left ? lo : hi, r);
+  }
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
+                     ConversionPatternRewriter &b, const Lowering &l) {
+  // cp.async as a synchronous copy: the thread's own later reads see it at
+  // once, and other threads need a barrier after wait_group anyway. With a
+  // source size below the copy size the rest is zero-filled.
+  Location loc = op.getLoc();
+  Attribute sizeAttr;
+  matchPattern(op->getOperand(2), m_Constant(&sizeAttr));
+  int64_t size = cast<IntegerAttr>(sizeAttr).getInt();
+  Value dst = l.pointer(b, loc, args[0], StateSpace::shared);
+  Value src = l.pointer(b, loc, args[1], StateSpace::global);
+  bool hint = (static_cast<uint64_t>(mods.getFlags()) &
+               static_cast<uint64_t>(Flag::L2_cache_hint)) != 0;
+  bool hasSrcSize = args.size() - (hint ? 1 : 0) >= 4;
+  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  if (!hasSrcSize) {
+    LLVM::MemcpyOp::create(b, loc, dst, src, constInt(b, loc, i32, size),
+                           false);
+    return SmallVector<Value>{};
+  }
+  Value srcSize = castTo(b, loc, args[3], i32);
+  for (int64_t i = 0; i < size; ++i) {
+    Value inRange = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt,
+                                         constInt(b, loc, i32, i), srcSize);
+    Value sp = LLVM::GEPOp::create(b, loc, src.getType(), i8, src,
+                                   ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value dp = LLVM::GEPOp::create(b, loc, dst.getType(), i8, dst,
+                                   ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    // Only bytes inside the source are read.
+    Value safe = LLVM::SelectOp::create(b, loc, inRange, sp, src);
+    Value v = LLVM::LoadOp::create(b, loc, i8, safe, 1);
+    Value byte = LLVM::SelectOp::create(b, loc, inRange, v, constInt(b, loc, i8, 0));
+    LLVM::StoreOp::create(b, loc, byte, dp, 1);
+  }
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
+Results lowerNothing(OpTy, ValueRange, ModifiersAttr,
+                     ConversionPatternRewriter &, const Lowering &) {
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
+Results lowerWarpBarrier(OpTy op, ValueRange, ModifiersAttr,
+                         ConversionPatternRewriter &b, const Lowering &l) {
+  l.target.createWarpBarrier(b, op.getLoc());
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
+Results lowerNanosleep(OpTy op, ValueRange, ModifiersAttr,
+                       ConversionPatternRewriter &b, const Lowering &l) {
+  l.target.createSleep(b, op.getLoc());
+  return SmallVector<Value>{};
 }
 
 template <typename OpTy>
@@ -1356,6 +1514,18 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<ShflOp>(patterns, converter, l, lowerShfl<ShflOp>);
   addInst<VoteOp>(patterns, converter, l, lowerVote<VoteOp>);
   addInst<ActivemaskOp>(patterns, converter, l, lowerActivemask<ActivemaskOp>);
+  addInst<SetOp>(patterns, converter, l, lowerSet<SetOp>);
+  addInst<CopysignOp>(patterns, converter, l, lowerCopysign<CopysignOp>);
+  addInst<ShfOp>(patterns, converter, l, lowerShf<ShfOp>);
+  addInst<CpAsyncOp>(patterns, converter, l, lowerCpAsync<CpAsyncOp>);
+  addInst<CpAsyncCommitGroupOp>(patterns, converter, l,
+                                lowerNothing<CpAsyncCommitGroupOp>);
+  addInst<CpAsyncWaitGroupOp>(patterns, converter, l,
+                              lowerNothing<CpAsyncWaitGroupOp>);
+  addInst<CpAsyncWaitAllOp>(patterns, converter, l,
+                            lowerNothing<CpAsyncWaitAllOp>);
+  addInst<NanosleepOp>(patterns, converter, l, lowerNanosleep<NanosleepOp>);
+  addInst<BarWarpSyncOp>(patterns, converter, l, lowerWarpBarrier<BarWarpSyncOp>);
 }
 
 LogicalResult zluda::ptx::checkSupported(ModuleOp module) {

@@ -41,6 +41,9 @@ public:
                                          mlir::Type type) const = 0;
   /// `bar.sync id` for the whole CTA, with CTA-scope memory ordering.
   virtual void createBarrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// `bar.warp.sync`: the warp's lanes converge, with warp-scope ordering.
+  virtual void createWarpBarrier(mlir::OpBuilder &b,
+                                 mlir::Location loc) const = 0;
   /// Reads `value` (32 bits) from lane `srcLane` of the warp.
   virtual mlir::Value createShuffle(mlir::OpBuilder &b, mlir::Location loc,
                                     mlir::Value value,
@@ -49,6 +52,8 @@ public:
   /// the active ones.
   virtual mlir::Value createBallot(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Value pred) const = 0;
+  /// `nanosleep`: a short pause (PTX allows anything in [0, 2t]).
+  virtual void createSleep(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// `exit`: ends the thread, from a kernel or a function.
   virtual void createExit(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// The LLVM sync scope of a PTX memory scope.

@@ -104,6 +104,15 @@ public:
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "workgroup");
   }
 
+  void createWarpBarrier(OpBuilder &b, Location loc) const override {
+    // A wave32 wave is the warp: order its memory accesses and keep the
+    // compiler from moving them across.
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "wavefront");
+    LLVM::CallIntrinsicOp::create(b, loc,
+                                  b.getStringAttr("llvm.amdgcn.wave.barrier"),
+                                  ValueRange());
+  }
+
   Value createShuffle(OpBuilder &b, Location loc, Value value,
                       Value srcLane) const override {
     Type i32 = b.getI32Type();
@@ -115,6 +124,10 @@ public:
 
   Value createBallot(OpBuilder &b, Location loc, Value pred) const override {
     return ROCDL::BallotOp::create(b, loc, b.getI32Type(), pred);
+  }
+
+  void createSleep(OpBuilder &b, Location loc) const override {
+    ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(1)); // ~64 clocks
   }
 
   void createExit(OpBuilder &b, Location loc) const override {
