@@ -7,6 +7,7 @@
 #include "mlir/Pass/Pass.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 namespace zluda::ptx {

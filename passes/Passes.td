@@ -34,10 +34,13 @@ def ConvertPTXToLLVM : Pass<"convert-ptx-to-llvm", "mlir::ModuleOp"> {
     ```
   }];
   let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"amdgpu\"",
+           "amdgpu, or nvptx (the verification target)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"gfx1100\"",
-           "AMDGPU processor (wave32: gfx10.3, gfx11, gfx12)">,
+           "AMDGPU processor (wave32: gfx10.3, gfx11, gfx12) or sm_XY">,
   ];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::ROCDL::ROCDLDialect"];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::ROCDL::ROCDLDialect",
+                           "mlir::NVVM::NVVMDialect"];
 }
 
 #endif // ZLUDA_PASSES_PASSES_TD

@@ -7,6 +7,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "lld/Common/Driver.h"
@@ -133,18 +134,25 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
   });
+  bool nvptx = opts.target == "nvptx";
   MLIRContext *ctx = module.getContext();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerROCDLDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(ctx);
   ptx::ConvertPTXToLLVMOptions convOpts;
   convOpts.chip = opts.chip;
+  convOpts.targetName = opts.target;
   pm.addPass(ptx::createConvertPTXToLLVM(convOpts));
   if (failed(pm.run(*clone)))
     return makeError("lowering failed");
@@ -154,8 +162,10 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
       translateModuleToLLVMIR(*clone, llvmCtx);
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
-  llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
-                            opts.codeObjectVersion * 100);
+  if (!nvptx)
+    llvmModule->addModuleFlag(llvm::Module::Error,
+                              "amdhsa_code_object_version",
+                              opts.codeObjectVersion * 100);
 
   std::string error;
   const llvm::Target *target =
@@ -170,15 +180,11 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
     return makeError("no target machine for " + opts.chip);
   llvmModule->setDataLayout(tm->createDataLayout());
 
-  if (auto err = linkDeviceLibs(*llvmModule, opts))
-    return std::move(err);
-  addControlConstants(*llvmModule, opts.chip);
-  // Only the kernels stay visible.
-  for (llvm::Function &f : *llvmModule)
-    if (!f.isDeclaration() &&
-        f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL &&
-        f.getLinkage() != llvm::GlobalValue::ExternalLinkage)
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  if (!nvptx) {
+    if (auto err = linkDeviceLibs(*llvmModule, opts))
+      return std::move(err);
+    addControlConstants(*llvmModule, opts.chip);
+  }
 
   {
     llvm::LoopAnalysisManager lam;
@@ -214,7 +220,7 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
     cg.run(*llvmModule);
     text.assign(buffer.begin(), buffer.end());
   }
-  if (emit != Emit::HSACO)
+  if (emit != Emit::HSACO || nvptx)
     return text;
   return linkCodeObject(text);
 }

@@ -20,6 +20,8 @@ namespace zluda::codegen {
 enum class Emit { LLVM, Asm, Obj, HSACO };
 
 struct Options {
+  /// `amdgpu`, or `nvptx` (the verification target: Asm is PTX).
+  std::string target = "amdgpu";
   std::string chip = "gfx1100";
   unsigned codeObjectVersion = 5;
   std::string deviceLibDir = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";

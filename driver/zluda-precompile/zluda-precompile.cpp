@@ -33,6 +33,7 @@ struct CompileOptions {
   std::string output = "-";
   std::string emit = "mlir";
   std::string arch;
+  std::string target = "amdgpu";
   bool genericForm = false;
   bool debugInfo = false;
   bool timePhases = false;
@@ -86,6 +87,7 @@ int runCompile(const CompileOptions &opts) {
     }
     zluda::codegen::Options cg;
     cg.chip = opts.arch;
+    cg.target = opts.target;
     zluda::codegen::Emit emit = opts.emit == "llvm" ? zluda::codegen::Emit::LLVM
                                 : opts.emit == "asm" ? zluda::codegen::Emit::Asm
                                 : opts.emit == "obj" ? zluda::codegen::Emit::Obj
@@ -144,6 +146,12 @@ int main(int argc, char **argv) {
                    "'obj' (relocatable object), 'hsaco' (code object), or "
                    "'none' (parse and verify only)")
       ->check(CLI::IsMember({"mlir", "llvm", "asm", "obj", "hsaco", "none"}))
+      ->capture_default_str();
+  compileCmd
+      ->add_option("--target", compile.target,
+                   "amdgpu, or nvptx (the verification target: --emit=asm "
+                   "writes PTX)")
+      ->check(CLI::IsMember({"amdgpu", "nvptx"}))
       ->capture_default_str();
   compileCmd->add_option("--arch", compile.arch,
                          "AMDGPU processor: gfx1030..gfx1036, gfx1100..gfx1103, "

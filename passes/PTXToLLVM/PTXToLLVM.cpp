@@ -15,6 +15,7 @@
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -238,15 +239,19 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
     bool isKernel = std::is_same_v<FnOp, EntryOp>;
     SmallVector<ParamAttr> decls = getDeclaredParams(op);
 
-    // Kernel parameters are pointers to the kernarg segment (byref keeps
-    // CUDA's layout: each at its alignment, arrays as bytes); function
-    // parameters in .param space are pointers to the caller's storage.
+    // Kernel parameters are pointers to the parameter bytes, as the target
+    // passes them (AMDGPU: byref into the kernarg segment; NVPTX: byval),
+    // laid out as CUDA declares them (each at its alignment, arrays as
+    // bytes); function parameters in .param space are pointers to the
+    // caller's storage.
     auto flat = LLVM::LLVMPointerType::get(ctx, 0);
     SmallVector<Type> argTypes, resultTypes;
     TypeConverter::SignatureConversion sig(decls.size());
     for (auto [i, d] : llvm::enumerate(decls)) {
       if (d.getSpace() == StateSpace::param) {
-        Type t = isKernel ? LLVM::LLVMPointerType::get(ctx, 4) : Type(flat);
+        Type t = isKernel ? LLVM::LLVMPointerType::get(
+                                ctx, target.kernelParamAddressSpace())
+                          : Type(flat);
         sig.addInputs(i, t);
         argTypes.push_back(t);
       } else {
@@ -283,7 +288,10 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
         if (d.getVec())
           size *= d.getVec();
         auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), size);
-        func.setArgAttr(i, LLVM::LLVMDialect::getByRefAttrName(),
+        func.setArgAttr(i,
+                        target.kernelParamsByValue()
+                            ? LLVM::LLVMDialect::getByValAttrName()
+                            : LLVM::LLVMDialect::getByRefAttrName(),
                         TypeAttr::get(bytes));
         uint64_t align = d.getAlign() ? d.getAlign() : std::max<uint64_t>(size, 1);
         align = std::min<uint64_t>(llvm::PowerOf2Ceil(align), 16);
@@ -1349,7 +1357,8 @@ Results lowerShfl(OpTy op, ValueRange args, ModifiersAttr mods,
     break;
   }
   Value src = LLVM::SelectOp::create(b, loc, pval, j, lane5);
-  Value d = l.target.createShuffle(b, loc, a, src);
+  Value member = castTo(b, loc, args[3], i32);
+  Value d = l.target.createShuffle(b, loc, a, src, member);
   SmallVector<Value> results = {castTo(b, loc, d, op->getResult(0).getType())};
   if (op->getNumResults() > 1)
     results.push_back(pval);
@@ -1367,7 +1376,7 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
   Mode mode = *mods.getMode();
   if (mode == Mode::all)
     p = LLVM::XOrOp::create(b, loc, p, constInt(b, loc, b.getI1Type(), 1));
-  Value ballot = LLVM::AndOp::create(b, loc, l.target.createBallot(b, loc, p), mask);
+  Value ballot = l.target.createBallot(b, loc, p, mask);
   if (mode == Mode::ballot)
     return one(castTo(b, loc, ballot, op->getResult(0).getType()));
   Value zero = constInt(b, loc, i32, 0);
@@ -1380,8 +1389,7 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
 template <typename OpTy>
 Results lowerActivemask(OpTy op, ValueRange, ModifiersAttr,
                         ConversionPatternRewriter &b, const Lowering &l) {
-  Value t = constInt(b, op.getLoc(), b.getI1Type(), 1);
-  return one(castTo(b, op.getLoc(), l.target.createBallot(b, op.getLoc(), t),
+  return one(castTo(b, op.getLoc(), l.target.createActiveMask(b, op.getLoc()),
                     op->getResult(0).getType()));
 }
 
@@ -1404,7 +1412,7 @@ struct ConvertPTXToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::string error;
-    std::unique_ptr<TargetInfo> target = createAMDGPUTargetInfo(chip, error);
+    std::unique_ptr<TargetInfo> target = createTargetInfo(targetName, chip, error);
     if (!target) {
       module.emitError(error);
       return signalPassFailure();
@@ -1417,7 +1425,8 @@ struct ConvertPTXToLLVMPass
     RewritePatternSet patterns(ctx);
     populatePTXToLLVMPatterns(converter, patterns, *target);
     ConversionTarget legal(*ctx);
-    legal.addLegalDialect<LLVM::LLVMDialect, ROCDL::ROCDLDialect>();
+    legal.addLegalDialect<LLVM::LLVMDialect, ROCDL::ROCDLDialect,
+                          NVVM::NVVMDialect>();
     legal.addIllegalDialect<PTXDialect>();
     legal.addLegalOp<ModuleOp>();
     if (failed(applyPartialConversion(module, legal, std::move(patterns))))

@@ -31,6 +31,11 @@ public:
   virtual llvm::StringRef getChip() const = 0;
   /// The LLVM address space of a PTX state space.
   virtual unsigned getAddressSpace(StateSpace space) const = 0;
+  /// How a kernel receives a `.param`: a pointer to it, in this address
+  /// space, marked byval (true: the parameter is copied into the callee, as
+  /// NVPTX's .param space is) or byref (false: AMDGPU's kernarg segment).
+  virtual bool kernelParamsByValue() const = 0;
+  virtual unsigned kernelParamAddressSpace() const = 0;
   /// Threads in a warp as the hardware runs them (PTX's is always 32).
   virtual unsigned getWaveSize() const = 0;
 
@@ -44,14 +49,19 @@ public:
   /// `bar.warp.sync`: the warp's lanes converge, with warp-scope ordering.
   virtual void createWarpBarrier(mlir::OpBuilder &b,
                                  mlir::Location loc) const = 0;
-  /// Reads `value` (32 bits) from lane `srcLane` of the warp.
+  /// Reads `value` (32 bits) from lane `srcLane` of the warp; the lanes of
+  /// `memberMask` take part.
   virtual mlir::Value createShuffle(mlir::OpBuilder &b, mlir::Location loc,
-                                    mlir::Value value,
-                                    mlir::Value srcLane) const = 0;
-  /// The mask of the warp's lanes (32 bits) for which `pred` holds among
-  /// the active ones.
+                                    mlir::Value value, mlir::Value srcLane,
+                                    mlir::Value memberMask) const = 0;
+  /// The mask of the lanes of `memberMask` (32 bits) for which `pred`
+  /// holds.
   virtual mlir::Value createBallot(mlir::OpBuilder &b, mlir::Location loc,
-                                   mlir::Value pred) const = 0;
+                                   mlir::Value pred,
+                                   mlir::Value memberMask) const = 0;
+  /// The mask of the warp's active lanes.
+  virtual mlir::Value createActiveMask(mlir::OpBuilder &b,
+                                       mlir::Location loc) const = 0;
   /// `nanosleep`: a short pause (PTX allows anything in [0, 2t]).
   virtual void createSleep(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// `exit`: ends the thread, from a kernel or a function.
@@ -67,6 +77,14 @@ public:
 /// for an unknown or wave64-only processor.
 std::unique_ptr<TargetInfo> createAMDGPUTargetInfo(llvm::StringRef chip,
                                                    std::string &error);
+/// NVPTX (`sm_70` and up): the verification target, run against NVIDIA's
+/// own compilation of the same PTX.
+std::unique_ptr<TargetInfo> createNVPTXTargetInfo(llvm::StringRef chip,
+                                                  std::string &error);
+/// By target name (`amdgpu`, `nvptx`).
+std::unique_ptr<TargetInfo> createTargetInfo(llvm::StringRef target,
+                                             llvm::StringRef chip,
+                                             std::string &error);
 
 } // namespace zluda::ptx
 

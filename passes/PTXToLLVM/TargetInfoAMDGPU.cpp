@@ -25,6 +25,8 @@ public:
   }
   StringRef getChip() const override { return chip; }
   unsigned getWaveSize() const override { return 32; }
+  bool kernelParamsByValue() const override { return false; }
+  unsigned kernelParamAddressSpace() const override { return 4; }
 
   unsigned getAddressSpace(StateSpace space) const override {
     switch (space) {
@@ -113,8 +115,8 @@ public:
                                   ValueRange());
   }
 
-  Value createShuffle(OpBuilder &b, Location loc, Value value,
-                      Value srcLane) const override {
+  Value createShuffle(OpBuilder &b, Location loc, Value value, Value srcLane,
+                      Value) const override {
     Type i32 = b.getI32Type();
     // ds_bpermute addresses lanes in bytes.
     Value two = LLVM::ConstantOp::create(b, loc, i32, 2);
@@ -122,8 +124,15 @@ public:
     return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
   }
 
-  Value createBallot(OpBuilder &b, Location loc, Value pred) const override {
-    return ROCDL::BallotOp::create(b, loc, b.getI32Type(), pred);
+  Value createBallot(OpBuilder &b, Location loc, Value pred,
+                     Value memberMask) const override {
+    Value ballot = ROCDL::BallotOp::create(b, loc, b.getI32Type(), pred);
+    return LLVM::AndOp::create(b, loc, ballot, memberMask);
+  }
+
+  Value createActiveMask(OpBuilder &b, Location loc) const override {
+    Value t = LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1);
+    return ROCDL::BallotOp::create(b, loc, b.getI32Type(), t);
   }
 
   void createSleep(OpBuilder &b, Location loc) const override {
@@ -205,5 +214,16 @@ zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
                                  "(32-lane warps are emulated there later)")
                        .str()
                  : ("unknown AMDGPU processor '" + chip + "'").str();
+  return nullptr;
+}
+
+std::unique_ptr<TargetInfo> zluda::ptx::createTargetInfo(StringRef target,
+                                                        StringRef chip,
+                                                        std::string &error) {
+  if (target == "amdgpu")
+    return createAMDGPUTargetInfo(chip, error);
+  if (target == "nvptx")
+    return createNVPTXTargetInfo(chip, error);
+  error = ("unknown target '" + target + "' (amdgpu or nvptx)").str();
   return nullptr;
 }

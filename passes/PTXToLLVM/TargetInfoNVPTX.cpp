@@ -1,0 +1,168 @@
+//===- TargetInfoNVPTX.cpp - NVPTX side of the lowering seam --------------===//
+//
+// The verification target: the same target-independent lowering, finished
+// here for NVIDIA GPUs, must compute what NVIDIA's compilation of the
+// original PTX computes (test/verify).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/PTXToLLVM/TargetInfo.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace zluda::ptx;
+
+namespace {
+
+class NVPTXTargetInfo : public TargetInfo {
+public:
+  explicit NVPTXTargetInfo(StringRef chip) : chip(chip.str()) {}
+
+  StringRef getTriple() const override { return "nvptx64-nvidia-cuda"; }
+  StringRef getDataLayout() const override {
+    return "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
+  }
+  StringRef getChip() const override { return chip; }
+  unsigned getWaveSize() const override { return 32; }
+  bool kernelParamsByValue() const override { return true; }
+  unsigned kernelParamAddressSpace() const override { return 0; }
+
+  unsigned getAddressSpace(StateSpace space) const override {
+    switch (space) {
+    case StateSpace::global:
+      return 1;
+    case StateSpace::shared:
+    case StateSpace::shared_cta:
+      return 3;
+    case StateSpace::const_:
+      return 4;
+    case StateSpace::local:
+      return 5;
+    case StateSpace::shared_cluster:
+      return 7;
+    default:
+      return 0;
+    }
+  }
+
+  Value getSpecialRegister(OpBuilder &b, Location loc, SReg reg, char dim,
+                           Type) const override {
+    Type i32 = b.getI32Type();
+    auto pick = [&](auto x, auto y, auto z) -> Value {
+      switch (dim) {
+      case 'x':
+        return decltype(x)::create(b, loc, i32);
+      case 'y':
+        return decltype(y)::create(b, loc, i32);
+      default:
+        return decltype(z)::create(b, loc, i32);
+      }
+    };
+    switch (reg) {
+    case SReg::tid:
+      return pick(NVVM::ThreadIdXOp(), NVVM::ThreadIdYOp(), NVVM::ThreadIdZOp());
+    case SReg::ntid:
+      return pick(NVVM::BlockDimXOp(), NVVM::BlockDimYOp(), NVVM::BlockDimZOp());
+    case SReg::ctaid:
+      return pick(NVVM::BlockIdXOp(), NVVM::BlockIdYOp(), NVVM::BlockIdZOp());
+    case SReg::nctaid:
+      return pick(NVVM::GridDimXOp(), NVVM::GridDimYOp(), NVVM::GridDimZOp());
+    case SReg::laneid:
+      return NVVM::LaneIdOp::create(b, loc, i32);
+    case SReg::WARP_SZ:
+      return LLVM::ConstantOp::create(b, loc, i32, 32);
+    default:
+      return Value();
+    }
+  }
+
+  void createBarrier(OpBuilder &b, Location loc) const override {
+    NVVM::Barrier0Op::create(b, loc);
+  }
+
+  void createWarpBarrier(OpBuilder &b, Location loc) const override {
+    Value all = LLVM::ConstantOp::create(b, loc, b.getI32Type(), -1);
+    LLVM::CallIntrinsicOp::create(b, loc,
+                                  b.getStringAttr("llvm.nvvm.bar.warp.sync"),
+                                  ValueRange{all});
+  }
+
+  Value createShuffle(OpBuilder &b, Location loc, Value value, Value srcLane,
+                      Value memberMask) const override {
+    // shfl.sync.idx with clamp 31 and no segment reads lane srcLane.
+    Value clamp = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 31);
+    return NVVM::ShflOp::create(
+        b, loc, b.getI32Type(), memberMask, value, srcLane, clamp,
+        NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
+        UnitAttr());
+  }
+
+  Value createBallot(OpBuilder &b, Location loc, Value pred,
+                     Value memberMask) const override {
+    return NVVM::VoteSyncOp::create(
+        b, loc, b.getI32Type(), memberMask, pred,
+        NVVM::VoteSyncKindAttr::get(b.getContext(), NVVM::VoteSyncKind::ballot));
+  }
+
+  Value createActiveMask(OpBuilder &b, Location loc) const override {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getI32Type(),
+                                         b.getStringAttr("llvm.nvvm.activemask"),
+                                         ValueRange())
+        .getResult(0);
+  }
+
+  void createSleep(OpBuilder &b, Location loc) const override {
+    Value t = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 100);
+    NVVM::NanosleepOp::create(b, loc, t);
+  }
+
+  void createExit(OpBuilder &b, Location loc) const override {
+    LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.nvvm.exit"),
+                                  ValueRange());
+    LLVM::UnreachableOp::create(b, loc);
+  }
+
+  StringRef getSyncScope(MemScope scope) const override {
+    switch (scope) {
+    case MemScope::cta:
+      return "block";
+    case MemScope::cluster:
+      return "cluster";
+    case MemScope::gpu:
+      return "device";
+    case MemScope::sys:
+      return "";
+    }
+    return "";
+  }
+
+  void setKernelAttributes(LLVM::LLVMFuncOp func,
+                           Operation *entry) const override {
+    MLIRContext *ctx = func.getContext();
+    func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+    if (auto max = entry->getAttrOfType<DenseI32ArrayAttr>("maxntid"))
+      func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(), max);
+    if (auto req = entry->getAttrOfType<DenseI32ArrayAttr>("reqntid"))
+      func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(), req);
+  }
+
+private:
+  std::string chip;
+};
+
+} // namespace
+
+std::unique_ptr<TargetInfo>
+zluda::ptx::createNVPTXTargetInfo(StringRef chip, std::string &error) {
+  unsigned sm;
+  StringRef digits = chip;
+  if (!digits.consume_front("sm_") || digits.take_while(llvm::isDigit).getAsInteger(10, sm) ||
+      sm < 70) {
+    error = ("unknown or unsupported NVIDIA architecture '" + chip +
+             "' (sm_70 and up)")
+                .str();
+    return nullptr;
+  }
+  return std::make_unique<NVPTXTargetInfo>(chip);
+}
