@@ -690,10 +690,21 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       r = LLVM::MinNumOp::create(b, loc, in[0], in[1]);
     else if (name == "max")
       r = LLVM::MaxNumOp::create(b, loc, in[0], in[1]);
-    else if (name == "neg")
-      r = LLVM::FNegOp::create(b, loc, in[0]);
-    else if (name == "abs")
-      r = LLVM::FAbsOp::create(b, loc, in[0]);
+    else if (name == "neg" || name == "abs") {
+      // NVIDIA returns the canonical NaN (all ones but the sign) for a NaN
+      // operand rather than flipping or clearing its sign (measured).
+      r = name == "neg" ? Value(LLVM::FNegOp::create(b, loc, in[0]))
+                        : Value(LLVM::FAbsOp::create(b, loc, in[0]));
+      Value isNaN = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno,
+                                         in[0], in[0]);
+      unsigned w = bitWidth(t);
+      Type it = b.getIntegerType(w);
+      Value canon = castTo(
+          b, loc,
+          constInt(b, loc, it, static_cast<int64_t>(llvm::APInt::getSignedMaxValue(w).getZExtValue())),
+          t);
+      r = LLVM::SelectOp::create(b, loc, isNaN, canon, r);
+    }
     else if (name == "rcp")
       r = LLVM::FDivOp::create(b, loc, constFloat(b, loc, t, 1.0), in[0]);
     else if (name == "sqrt")
@@ -713,6 +724,23 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       return op->emitError("unsupported: float ") << name;
     if (sat)
       r = saturate(b, loc, r);
+    if (ftz && t.isF32() && (name == "mul" || name == "fma" || name == "mad")) {
+      // NVIDIA flushes a result that is tiny before rounding: FLT_MIN *
+      // 0.99999994 rounds up to FLT_MIN but gives 0 with .ftz (measured).
+      // The product (and the fma, to double precision) is computed in f64.
+      Type f64 = b.getF64Type();
+      Value x = LLVM::FPExtOp::create(b, loc, f64, in[0]);
+      Value y = LLVM::FPExtOp::create(b, loc, f64, in[1]);
+      Value exact = name == "mul"
+                        ? Value(LLVM::FMulOp::create(b, loc, x, y))
+                        : Value(LLVM::FMAOp::create(
+                              b, loc, x, y, LLVM::FPExtOp::create(b, loc, f64, in[2])));
+      Value mag = LLVM::FAbsOp::create(b, loc, exact);
+      Value tiny = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, mag,
+                                        constFloat(b, loc, f64, 1.17549435082228751e-38));
+      Value zero = LLVM::CopySignOp::create(b, loc, constFloat(b, loc, t, 0.0), r);
+      r = LLVM::SelectOp::create(b, loc, tiny, zero, r);
+    }
     if (ftz)
       r = flushDenormal(b, loc, r);
     return one(castTo(b, loc, r, resT));
@@ -747,8 +775,8 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     r = LLVM::AddOp::create(b, loc, p, in[2]);
   } else if (name == "div" || name == "rem") {
     // PTX leaves division by zero unspecified and never traps; LLVM's is
-    // undefined, so a zero divisor is replaced and the result chosen here:
-    // all ones for div, the dividend for rem. INT_MIN / -1 wraps.
+    // undefined, so a zero divisor is replaced and the result chosen here.
+    // INT_MIN / -1 wraps.
     Type it = in[0].getType();
     Value zero = constInt(b, loc, it, 0), oneV = constInt(b, loc, it, 1);
     Value isZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, in[1], zero);
@@ -767,7 +795,8 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       q = name == "div" ? Value(LLVM::UDivOp::create(b, loc, in[0], d))
                         : Value(LLVM::URemOp::create(b, loc, in[0], d));
     }
-    Value byZero = name == "div" ? constInt(b, loc, it, -1) : in[0];
+    // NVIDIA gives all ones for both (measured on the H200).
+    Value byZero = constInt(b, loc, it, -1);
     r = LLVM::SelectOp::create(b, loc, isZero, byZero, q);
   } else if (name == "min")
     r = isSigned ? Value(LLVM::SMinOp::create(b, loc, in[0], in[1]))

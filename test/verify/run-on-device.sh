@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (the `device` tool), from the repository root:
+# builds the harness with nvcc and compares every sweep of test/verify/sweeps
+# against the toolchain's NVPTX builds in .verify/ours (made here by
+# scripts/verify-prepare.sh and carried). Writes the table to $OUT.
+set -euo pipefail
+nvcc -O2 -std=c++17 -o /tmp/harness test/verify/harness.cpp -lcuda
+/tmp/harness test/verify/sweeps .verify/ours "${1:-4194304}" | tee "${OUT:-/tmp}/verify.txt"
