@@ -135,6 +135,18 @@ SWEEPS = {
     "cvt_s64_s32": "  cvt.s64.s32 %rd12, %r6;\n  mov.b64 {%r9, %r10}, %rd12;",
     "cvt_u16_u32": "  cvt.u16.u32 %r9, %r6;",
     "cvt_rn_f64_f32": ("  cvt.f64.f32 %rd12, %f1;\n  mov.b64 {%r9, %r10}, %rd12;"),
+    # Warp operations: every thread of every warp is active; b and c (lane
+    # offsets, clamps and segment masks) vary per thread.
+    "shfl_up": "  shfl.sync.up.b32 %r9|%p2, %r6, %r7, %r8, -1;\n  selp.u32 %r10, 1, 0, %p2;",
+    "shfl_down": "  shfl.sync.down.b32 %r9|%p2, %r6, %r7, %r8, -1;\n  selp.u32 %r10, 1, 0, %p2;",
+    "shfl_bfly": "  shfl.sync.bfly.b32 %r9|%p2, %r6, %r7, %r8, -1;\n  selp.u32 %r10, 1, 0, %p2;",
+    "shfl_idx": "  shfl.sync.idx.b32 %r9|%p2, %r6, %r7, %r8, -1;\n  selp.u32 %r10, 1, 0, %p2;",
+    "vote_ballot": "  and.b32 %r11, %r6, 1;\n  setp.ne.u32 %p2, %r11, 0;\n  vote.sync.ballot.b32 %r9, %p2, -1;",
+    "vote_any": ("  setp.eq.u32 %p2, %r6, %r7;\n  vote.sync.any.pred %p3, %p2, -1;\n"
+                 "  selp.u32 %r9, 1, 0, %p3;"),
+    "vote_all": ("  setp.ne.u32 %p2, %r6, 0;\n  vote.sync.all.pred %p3, %p2, -1;\n"
+                 "  selp.u32 %r9, 1, 0, %p3;"),
+    "activemask": "  activemask.b32 %r9;",
 }
 
 def main():
