@@ -147,7 +147,7 @@ const llvm::StringSet<> &supportedInstructions() {
       "rcp",  "sqrt", "rsqrt", "sin",  "cos",   "ex2",   "lg2",
       "copysign", "shf", "set", "nanosleep", "cp.async",
       "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
-      "bar.warp.sync"};
+      "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt"};
   return set;
 }
 
@@ -1015,6 +1015,194 @@ Results lowerShf(OpTy op, ValueRange args, ModifiersAttr mods,
   return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
+/// `v << n` and `v >> n` (logical) that give 0 when n >= the width, where
+/// LLVM's shifts are poison.
+Value shlOrZero(OpBuilder &b, Location loc, Value v, Value n) {
+  Type t = v.getType();
+  unsigned w = bitWidth(t);
+  Value big = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, n,
+                                   constInt(b, loc, t, w));
+  Value safe = LLVM::AndOp::create(b, loc, n, constInt(b, loc, t, w - 1));
+  return LLVM::SelectOp::create(b, loc, big, constInt(b, loc, t, 0),
+                                LLVM::ShlOp::create(b, loc, v, safe));
+}
+Value lshrOrZero(OpBuilder &b, Location loc, Value v, Value n) {
+  Type t = v.getType();
+  unsigned w = bitWidth(t);
+  Value big = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, n,
+                                   constInt(b, loc, t, w));
+  Value safe = LLVM::AndOp::create(b, loc, n, constInt(b, loc, t, w - 1));
+  return LLVM::SelectOp::create(b, loc, big, constInt(b, loc, t, 0),
+                                LLVM::LShrOp::create(b, loc, v, safe));
+}
+/// The low `count` bits set (all of them when count >= the width).
+Value lowMask(OpBuilder &b, Location loc, Type t, Value count) {
+  Value ones = constInt(b, loc, t, -1);
+  return LLVM::XOrOp::create(b, loc, shlOrZero(b, loc, ones, count), ones);
+}
+
+template <typename OpTy>
+Results lowerBfe(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  // PTX ISA: pos = b & 0xff, len = c & 0xff; bit i of d is a[pos + i] for
+  // i < len and pos + i <= msb, else the sign bit a[min(pos + len - 1, msb)]
+  // (signed types, len != 0) or 0.
+  Location loc = op.getLoc();
+  TypeKind kind = *mods.getType();
+  Type t = instType(op, mods);
+  unsigned w = bitWidth(t);
+  Value a = castTo(b, loc, args[0], t);
+  Value pos = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], b.getI32Type()),
+                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
+  Value len = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[2], b.getI32Type()),
+                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
+  Value wv = constInt(b, loc, t, w);
+  Value posC = LLVM::UMinOp::create(b, loc, pos, wv);
+  Value avail = LLVM::SubOp::create(b, loc, wv, posC);
+  Value count = LLVM::UMinOp::create(b, loc, len, avail);
+  Value mask = lowMask(b, loc, t, count);
+  Value field = LLVM::AndOp::create(b, loc, lshrOrZero(b, loc, a, pos), mask);
+  if (!isSignedIntType(kind))
+    return one(castTo(b, loc, field, op->getResult(0).getType()));
+  Value one1 = constInt(b, loc, t, 1);
+  Value top = LLVM::SubOp::create(b, loc, LLVM::AddOp::create(b, loc, pos, len), one1);
+  Value topC = LLVM::UMinOp::create(b, loc, top, constInt(b, loc, t, w - 1));
+  Value sbitV = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, a, topC), one1);
+  Value lenZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, len,
+                                       constInt(b, loc, t, 0));
+  Value sbit = LLVM::SelectOp::create(b, loc, lenZero, constInt(b, loc, t, 0), sbitV);
+  Value fill = LLVM::SubOp::create(b, loc, constInt(b, loc, t, 0), sbit); // 0 or ~0
+  Value notMask = LLVM::XOrOp::create(b, loc, mask, constInt(b, loc, t, -1));
+  Value d = LLVM::OrOp::create(b, loc, field, LLVM::AndOp::create(b, loc, fill, notMask));
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerBfi(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  // PTX ISA: pos = c & 0xff, len = d & 0xff; f = b with bits pos + i
+  // (i < len, pos + i <= msb) taken from a[i].
+  Location loc = op.getLoc();
+  Type t = instType(op, mods);
+  unsigned w = bitWidth(t);
+  Value a = castTo(b, loc, args[0], t), base = castTo(b, loc, args[1], t);
+  Value pos = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[2], b.getI32Type()),
+                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
+  Value len = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[3], b.getI32Type()),
+                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
+  Value wv = constInt(b, loc, t, w);
+  Value count = LLVM::UMinOp::create(
+      b, loc, len, LLVM::SubOp::create(b, loc, wv, LLVM::UMinOp::create(b, loc, pos, wv)));
+  Value mask = shlOrZero(b, loc, lowMask(b, loc, t, count), pos);
+  Value notMask = LLVM::XOrOp::create(b, loc, mask, constInt(b, loc, t, -1));
+  Value ins = LLVM::AndOp::create(b, loc, shlOrZero(b, loc, a, pos), mask);
+  Value f = LLVM::OrOp::create(b, loc, LLVM::AndOp::create(b, loc, base, notMask), ins);
+  return one(castTo(b, loc, f, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerBmsk(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  // PTX ISA: a mask of b bits starting at bit a; .clamp treats a >= 32 or
+  // b >= 32 as overflowing, .wrap takes both mod 32.
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Value a = castTo(b, loc, args[0], i32), bv = castTo(b, loc, args[1], i32);
+  bool clamp = (static_cast<uint64_t>(mods.getFlags()) &
+                static_cast<uint64_t>(Flag::clamp)) != 0;
+  Value c31 = constInt(b, loc, i32, 31), c32 = constInt(b, loc, i32, 32);
+  Value ones = constInt(b, loc, i32, -1), zero = constInt(b, loc, i32, 0);
+  Value a1 = LLVM::AndOp::create(b, loc, a, c31);
+  Value b1 = LLVM::AndOp::create(b, loc, bv, c31);
+  Value mask0 = LLVM::ShlOp::create(b, loc, ones, a1);
+  Value sum = LLVM::AddOp::create(b, loc, a1, b1);
+  Value overflow = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, sum, c32);
+  if (clamp) {
+    Value posOver = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, a, c32);
+    Value widthOver = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bv, c32);
+    mask0 = LLVM::SelectOp::create(b, loc, posOver, zero, mask0);
+    overflow = LLVM::OrOp::create(b, loc, overflow, LLVM::OrOp::create(b, loc, posOver, widthOver));
+  }
+  Value mask1 = LLVM::ShlOp::create(b, loc, ones, LLVM::AndOp::create(b, loc, sum, c31));
+  Value b1Zero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, b1, zero);
+  mask1 = LLVM::SelectOp::create(b, loc, b1Zero, ones, mask1);
+  mask1 = LLVM::SelectOp::create(b, loc, overflow, zero, mask1);
+  Value d = LLVM::AndOp::create(b, loc, mask0, LLVM::XOrOp::create(b, loc, mask1, ones));
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerPrmt(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  // PTX ISA: the bytes {b, a} numbered 7..0; each result byte takes the
+  // byte its selector names. Default mode: a 4-bit selector per byte from
+  // c, whose bit 3 replicates the byte's sign; other modes: c[1:0] picks a
+  // fixed pattern.
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value a = castTo(b, loc, args[0], i32), bv = castTo(b, loc, args[1], i32);
+  Value c = castTo(b, loc, args[2], i32);
+  Value src = LLVM::OrOp::create(
+      b, loc, LLVM::ZExtOp::create(b, loc, i64, a),
+      LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i64, bv),
+                          constInt(b, loc, i64, 32)));
+  // Selector nibbles (byte 3 .. byte 0) of each mode for c[1:0] = 0..3.
+  static const uint16_t kPatterns[][4] = {
+      /*f4e*/ {0x3210, 0x4321, 0x5432, 0x6543},
+      /*b4e*/ {0x5670, 0x6701, 0x7012, 0x0123},
+      /*rc8*/ {0x0000, 0x1111, 0x2222, 0x3333},
+      /*ecl*/ {0x3210, 0x3211, 0x3222, 0x3333},
+      /*ecr*/ {0x0000, 0x1110, 0x2210, 0x3210},
+      /*rc16*/ {0x1010, 0x3232, 0x1010, 0x3232}};
+  std::optional<Mode> mode = mods.getMode();
+  Value sel = c;
+  bool replicate = !mode;
+  if (mode) {
+    int row;
+    switch (*mode) {
+    case Mode::f4e: row = 0; break;
+    case Mode::b4e: row = 1; break;
+    case Mode::rc8: row = 2; break;
+    case Mode::ecl: row = 3; break;
+    case Mode::ecr: row = 4; break;
+    default: row = 5; break; // rc16
+    }
+    Value idx = LLVM::AndOp::create(b, loc, c, constInt(b, loc, i32, 3));
+    sel = constInt(b, loc, i32, kPatterns[row][0]);
+    for (int k = 1; k < 4; ++k) {
+      Value is = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, idx,
+                                      constInt(b, loc, i32, k));
+      sel = LLVM::SelectOp::create(b, loc, is, constInt(b, loc, i32, kPatterns[row][k]), sel);
+    }
+  }
+  Value d = constInt(b, loc, i32, 0);
+  for (int i = 0; i < 4; ++i) {
+    Value nib = LLVM::AndOp::create(
+        b, loc, LLVM::LShrOp::create(b, loc, sel, constInt(b, loc, i32, 4 * i)),
+        constInt(b, loc, i32, 0xf));
+    Value idx = LLVM::AndOp::create(b, loc, nib, constInt(b, loc, i32, 7));
+    Value shift = LLVM::ZExtOp::create(
+        b, loc, i64, LLVM::ShlOp::create(b, loc, idx, constInt(b, loc, i32, 3)));
+    Value byte = LLVM::AndOp::create(
+        b, loc, LLVM::TruncOp::create(b, loc, i32, LLVM::LShrOp::create(b, loc, src, shift)),
+        constInt(b, loc, i32, 0xff));
+    if (replicate) {
+      Value rep = LLVM::ICmpOp::create(
+          b, loc, LLVM::ICmpPredicate::ne,
+          LLVM::AndOp::create(b, loc, nib, constInt(b, loc, i32, 8)), constInt(b, loc, i32, 0));
+      Value neg = LLVM::ICmpOp::create(
+          b, loc, LLVM::ICmpPredicate::ne,
+          LLVM::AndOp::create(b, loc, byte, constInt(b, loc, i32, 0x80)), constInt(b, loc, i32, 0));
+      Value fill = LLVM::SelectOp::create(b, loc, neg, constInt(b, loc, i32, 0xff),
+                                          constInt(b, loc, i32, 0));
+      byte = LLVM::SelectOp::create(b, loc, rep, fill, byte);
+    }
+    d = LLVM::OrOp::create(b, loc, d,
+                           LLVM::ShlOp::create(b, loc, byte, constInt(b, loc, i32, 8 * i)));
+  }
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
 template <typename OpTy>
 Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
                      ConversionPatternRewriter &b, const Lowering &l) {
@@ -1564,6 +1752,10 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
                             lowerNothing<CpAsyncWaitAllOp>);
   addInst<NanosleepOp>(patterns, converter, l, lowerNanosleep<NanosleepOp>);
   addInst<BarWarpSyncOp>(patterns, converter, l, lowerWarpBarrier<BarWarpSyncOp>);
+  addInst<BfeOp>(patterns, converter, l, lowerBfe<BfeOp>);
+  addInst<BfiOp>(patterns, converter, l, lowerBfi<BfiOp>);
+  addInst<BmskOp>(patterns, converter, l, lowerBmsk<BmskOp>);
+  addInst<PrmtOp>(patterns, converter, l, lowerPrmt<PrmtOp>);
 }
 
 LogicalResult zluda::ptx::checkSupported(ModuleOp module) {

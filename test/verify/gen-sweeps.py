@@ -147,6 +147,14 @@ SWEEPS = {
     "vote_all": ("  setp.ne.u32 %p2, %r6, 0;\n  vote.sync.all.pred %p3, %p2, -1;\n"
                  "  selp.u32 %r9, 1, 0, %p3;"),
     "activemask": "  activemask.b32 %r9;",
+    # Bit fields and byte permutes.
+    "bfe_u32": i3("bfe.u32"), "bfe_s32": i3("bfe.s32"),
+    "bfi_b32": "  bfi.b32 %r9, %r6, %r7, %r8, %r6;",
+    "bfi_b32_len": "  shr.u32 %r11, %r8, 8;\n  bfi.b32 %r9, %r6, %r7, %r8, %r11;",
+    "bmsk_clamp": i("bmsk.clamp.b32"), "bmsk_wrap": i("bmsk.wrap.b32"),
+    "prmt": i3("prmt.b32"), "prmt_f4e": i3("prmt.b32.f4e"), "prmt_b4e": i3("prmt.b32.b4e"),
+    "prmt_rc8": i3("prmt.b32.rc8"), "prmt_ecl": i3("prmt.b32.ecl"),
+    "prmt_ecr": i3("prmt.b32.ecr"), "prmt_rc16": i3("prmt.b32.rc16"),
 }
 
 def main():
