@@ -186,17 +186,32 @@ std::string unsupportedReason(Operation *op) {
        name != "cvt") ||
       has(Flag::NaN) || has(Flag::xorsign) || has(Flag::relu))
     return text;
-  for (TypeKind t : mods.getTypes())
-    if (t == TypeKind::f16x2 || t == TypeKind::bf16x2 || t == TypeKind::tf32 ||
-        t == TypeKind::e4m3 || t == TypeKind::e5m2 || t == TypeKind::e4m3x2 ||
+  // Packed halves: elementwise arithmetic, comparisons and conversions from
+  // f32 pairs are lowered; tf32 only as the target of cvt.rna.
+  static const llvm::StringSet<> packedOk = {"add", "sub", "mul", "fma",
+                                             "min", "max", "set", "cvt"};
+  for (TypeKind t : mods.getTypes()) {
+    bool packed = t == TypeKind::f16x2 || t == TypeKind::bf16x2;
+    if (packed && packedOk.contains(name))
+      continue;
+    if (t == TypeKind::tf32 && name == "cvt" &&
+        mods.getRounding() == RoundingMode::rna)
+      continue;
+    if (packed || t == TypeKind::tf32 || t == TypeKind::e4m3 ||
+        t == TypeKind::e5m2 || t == TypeKind::e4m3x2 ||
         t == TypeKind::e5m2x2 || t == TypeKind::b128)
       return text;
-  if (name == "cvt" && (has(Flag::sat) || (mods.getRounding() &&
-                                           (*mods.getRounding() == RoundingMode::rz ||
-                                            *mods.getRounding() == RoundingMode::rm ||
-                                            *mods.getRounding() == RoundingMode::rp ||
-                                            *mods.getRounding() == RoundingMode::rna ||
-                                            *mods.getRounding() == RoundingMode::rs))))
+  }
+  if (name == "cvt" && mods.getRounding() == RoundingMode::rna &&
+      mods.getType() != TypeKind::tf32)
+    return text;
+  if (name == "cvt" && (has(Flag::sat) || has(Flag::relu) ||
+                        has(Flag::satfinite) ||
+                        (mods.getRounding() &&
+                         (*mods.getRounding() == RoundingMode::rz ||
+                          *mods.getRounding() == RoundingMode::rm ||
+                          *mods.getRounding() == RoundingMode::rp ||
+                          *mods.getRounding() == RoundingMode::rs))))
     return text;
   if ((name == "bar.sync" || name == "barrier.sync") && op->getNumOperands() != 1)
     return text + " with a thread count";
@@ -695,6 +710,8 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       // operand rather than flipping or clearing its sign (measured).
       r = name == "neg" ? Value(LLVM::FNegOp::create(b, loc, in[0]))
                         : Value(LLVM::FAbsOp::create(b, loc, in[0]));
+      if (isa<VectorType>(t))
+        return one(castTo(b, loc, r, resT));
       Value isNaN = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno,
                                          in[0], in[0]);
       unsigned w = bitWidth(t);
@@ -975,10 +992,22 @@ Results lowerSet(OpTy op, ValueRange args, ModifiersAttr mods,
   if (mods.getBoolOp())
     r = combine(b, loc, r, mods, castTo(b, loc, args[2], b.getI1Type()));
   Type dt = semanticType(op.getContext(), dk);
-  Value yes = isFloatType(dk) ? constFloat(b, loc, dt, 1.0)
-                              : constInt(b, loc, dt, -1);
-  Value no = isFloatType(dk) ? constFloat(b, loc, dt, 0.0) : constInt(b, loc, dt, 0);
-  Value d = LLVM::SelectOp::create(b, loc, r, yes, no);
+  Value d;
+  if (auto vt = dyn_cast<VectorType>(dt)) {
+    // Packed: each half is 1.0 or 0 of its own type.
+    Type et = vt.getElementType();
+    Value yes = LLVM::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(et, 1.0)));
+    Value no = LLVM::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(et, 0.0)));
+    d = LLVM::SelectOp::create(b, loc, r, yes, no);
+  } else {
+    Value yes = isFloatType(dk) ? constFloat(b, loc, dt, 1.0)
+                                : constInt(b, loc, dt, -1);
+    Value no = isFloatType(dk) ? constFloat(b, loc, dt, 0.0)
+                               : constInt(b, loc, dt, 0);
+    d = LLVM::SelectOp::create(b, loc, r, yes, no);
+  }
   return one(castTo(b, loc, d, op->getResult(0).getType()));
 }
 
@@ -1312,6 +1341,36 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
   TypeKind dk = *mods.getType(0), sk = *mods.getType(1);
   Type dt = semanticType(op.getContext(), dk), st = semanticType(op.getContext(), sk);
   bool ftz = (static_cast<uint64_t>(mods.getFlags()) & static_cast<uint64_t>(Flag::ftz));
+  if (auto vt = dyn_cast<VectorType>(dt)) {
+    // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower.
+    Type et = vt.getElementType();
+    Value hi = LLVM::FPTruncOp::create(b, loc, et, castTo(b, loc, args[0], st));
+    Value lo = LLVM::FPTruncOp::create(b, loc, et, castTo(b, loc, args[1], st));
+    Type i16 = b.getIntegerType(16), i32 = b.getI32Type();
+    Value h = LLVM::ZExtOp::create(b, loc, i32, castTo(b, loc, hi, i16));
+    Value l = LLVM::ZExtOp::create(b, loc, i32, castTo(b, loc, lo, i16));
+    Value packed = LLVM::OrOp::create(
+        b, loc, LLVM::ShlOp::create(b, loc, h, constInt(b, loc, i32, 16)), l);
+    return one(castTo(b, loc, packed, op->getResult(0).getType()));
+  }
+  if (dk == TypeKind::tf32) {
+    // cvt.rna.tf32.f32: round the magnitude to 10 mantissa bits, ties away
+    // from zero, as an f32 bit pattern; NaN and infinity are truncated
+    // (NVIDIA turns 0x7fffffff into 0x7fffe000: measured).
+    Type i32 = b.getI32Type();
+    Value x = castTo(b, loc, args[0], i32);
+    Value rounded = LLVM::AndOp::create(
+        b, loc, LLVM::AddOp::create(b, loc, x, constInt(b, loc, i32, 0x1000)),
+        constInt(b, loc, i32, static_cast<int32_t>(0xffffe000u)));
+    Value expAll = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::eq,
+        LLVM::AndOp::create(b, loc, x, constInt(b, loc, i32, 0x7f800000)),
+        constInt(b, loc, i32, 0x7f800000));
+    Value truncated = LLVM::AndOp::create(
+        b, loc, x, constInt(b, loc, i32, static_cast<int32_t>(0xffffe000u)));
+    Value r = LLVM::SelectOp::create(b, loc, expAll, truncated, rounded);
+    return one(castTo(b, loc, r, op->getResult(0).getType()));
+  }
   Value x = castTo(b, loc, args[0], st, isSignedIntType(sk));
   if (isFloatType(sk) && ftz)
     x = flushDenormal(b, loc, x);
