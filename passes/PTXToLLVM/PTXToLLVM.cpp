@@ -259,10 +259,18 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
     // laid out as CUDA declares them (each at its alignment, arrays as
     // bytes); function parameters in .param space are pointers to the
     // caller's storage.
+    // The block arguments of `.reg` return parameters are the registers'
+    // values before the body writes them: undefined, not LLVM arguments.
     auto flat = LLVM::LLVMPointerType::get(ctx, 0);
     SmallVector<Type> argTypes, resultTypes;
     TypeConverter::SignatureConversion sig(decls.size());
+    size_t numReturns = op.getReturns() ? op.getReturns()->size() : 0;
+    SmallVector<unsigned> undefInputs;
     for (auto [i, d] : llvm::enumerate(decls)) {
+      if (i < numReturns && d.getSpace() == StateSpace::reg) {
+        undefInputs.push_back(i);
+        continue;
+      }
       if (d.getSpace() == StateSpace::param) {
         Type t = isKernel ? LLVM::LLVMPointerType::get(
                                 ctx, target.kernelParamAddressSpace())
@@ -316,6 +324,13 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
     }
     if (!external) {
       rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+      Block &entry = func.getBody().front();
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&entry);
+      for (unsigned i : undefInputs)
+        sig.remapInput(i, {LLVM::UndefOp::create(
+                              rewriter, op.getLoc(),
+                              entry.getArgument(i).getType())});
       if (failed(rewriter.convertRegionTypes(&func.getBody(),
                                              *this->getTypeConverter(), &sig)))
         return failure();
