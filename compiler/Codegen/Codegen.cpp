@@ -3,6 +3,8 @@
 #include "compiler/Codegen/Codegen.h"
 
 #include "passes/Passes.h"
+#include "passes/PTXToLLVM/PTXToLLVM.h"
+#include "dialects/ptx/PTXOps.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -124,10 +126,9 @@ llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
   return (*buf)->getBuffer().str();
 }
 
-} // namespace
-
-llvm::Expected<std::string> codegen::compile(ModuleOp module,
-                                             const Options &opts, Emit emit) {
+/// Lowers `clone` (consumed) down to the artifact's bytes.
+llvm::Expected<std::string> lowerClone(ModuleOp clone, const codegen::Options &opts,
+                                       codegen::Emit emit) {
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
     LLVMInitializeAMDGPUTargetInfo();
@@ -140,7 +141,7 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
     LLVMInitializeNVPTXAsmPrinter();
   });
   bool nvptx = opts.target == "nvptx";
-  MLIRContext *ctx = module.getContext();
+  MLIRContext *ctx = clone.getContext();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -148,18 +149,17 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
   registerNVVMDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
-  OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(ctx);
   ptx::ConvertPTXToLLVMOptions convOpts;
   convOpts.chip = opts.chip;
   convOpts.targetName = opts.target;
   pm.addPass(ptx::createConvertPTXToLLVM(convOpts));
-  if (failed(pm.run(*clone)))
+  if (failed(pm.run(clone)))
     return makeError("lowering failed");
 
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*clone, llvmCtx);
+      translateModuleToLLVMIR(clone, llvmCtx);
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
   if (!nvptx)
@@ -204,7 +204,7 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
 
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (emit == Emit::LLVM) {
+  if (emit == codegen::Emit::LLVM) {
     llvmModule->print(os, nullptr);
     return text;
   }
@@ -213,14 +213,35 @@ llvm::Expected<std::string> codegen::compile(ModuleOp module,
     llvm::raw_svector_ostream bos(buffer);
     llvm::legacy::PassManager cg;
     if (tm->addPassesToEmitFile(cg, bos, nullptr,
-                                emit == Emit::Asm
+                                emit == codegen::Emit::Asm
                                     ? llvm::CodeGenFileType::AssemblyFile
                                     : llvm::CodeGenFileType::ObjectFile))
       return makeError("the AMDGPU backend cannot emit this file type");
     cg.run(*llvmModule);
     text.assign(buffer.begin(), buffer.end());
   }
-  if (emit != Emit::HSACO || nvptx)
+  if (emit != codegen::Emit::HSACO || nvptx)
     return text;
   return linkCodeObject(text);
+}
+
+} // namespace
+
+llvm::Expected<codegen::Artifact>
+codegen::compile(ModuleOp module, const Options &opts, Emit emit) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  Artifact artifact;
+  if (opts.keepGoing) {
+    auto removed = ptx::removeUnsupportedKernels(*clone);
+    if (failed(removed))
+      return makeError("lowering failed");
+    artifact.removedKernels.assign(removed->begin(), removed->end());
+    if (!removed->empty() && clone->getOps<ptx::EntryOp>().empty())
+      return makeError("no kernel left to compile");
+  }
+  auto bytes = lowerClone(*clone, opts, emit);
+  if (!bytes)
+    return bytes.takeError();
+  artifact.bytes = std::move(*bytes);
+  return artifact;
 }

@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace zluda::codegen {
 
@@ -25,11 +26,20 @@ struct Options {
   std::string chip = "gfx1100";
   unsigned codeObjectVersion = 5;
   std::string deviceLibDir = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
+  /// Like `make -k`: report each unsupported op, drop the kernels that hold
+  /// (or call a function holding) one, and compile the rest.
+  bool keepGoing = false;
 };
 
-/// Compiles a clone of `module` (left unchanged) and returns the artifact's
-/// bytes. Diagnostics of the lowering go to the context's handler.
-llvm::Expected<std::string> compile(mlir::ModuleOp module, const Options &opts,
+struct Artifact {
+  std::string bytes;
+  /// With keepGoing: the kernels left out, in module order.
+  std::vector<std::string> removedKernels;
+};
+
+/// Compiles a clone of `module` (left unchanged) and returns the artifact.
+/// Diagnostics of the lowering go to the context's handler.
+llvm::Expected<Artifact> compile(mlir::ModuleOp module, const Options &opts,
                                     Emit emit);
 
 } // namespace zluda::codegen

@@ -37,6 +37,7 @@ struct CompileOptions {
   bool genericForm = false;
   bool debugInfo = false;
   bool timePhases = false;
+  bool keepGoing = false;
 };
 
 int runCompile(const CompileOptions &opts) {
@@ -73,6 +74,8 @@ int runCompile(const CompileOptions &opts) {
     return 0;
 
   std::string artifact;
+  // --keep-going dropped kernels: the rest is written, the exit code is 1.
+  bool partial = false;
   bool lowered = opts.emit != "mlir";
   if (lowered) {
     if (opts.arch.empty()) {
@@ -88,6 +91,7 @@ int runCompile(const CompileOptions &opts) {
     zluda::codegen::Options cg;
     cg.chip = opts.arch;
     cg.target = opts.target;
+    cg.keepGoing = opts.keepGoing;
     zluda::codegen::Emit emit = opts.emit == "llvm" ? zluda::codegen::Emit::LLVM
                                 : opts.emit == "asm" ? zluda::codegen::Emit::Asm
                                 : opts.emit == "obj" ? zluda::codegen::Emit::Obj
@@ -99,7 +103,17 @@ int runCompile(const CompileOptions &opts) {
         fmt::print(stderr, "zluda-precompile: error: {}\n", msg);
       return 1;
     }
-    artifact = std::move(*result);
+    artifact = std::move(result->bytes);
+    if (!result->removedKernels.empty()) {
+      partial = true;
+      std::string names;
+      for (const std::string &name : result->removedKernels)
+        names += (names.empty() ? "" : ", ") + name;
+      fmt::print(stderr,
+                 "zluda-precompile: error: {} kernel(s) left out of the "
+                 "output (--keep-going): {}\n",
+                 result->removedKernels.size(), names);
+    }
   }
 
   // Written only once everything succeeded: no partial output on error.
@@ -111,7 +125,7 @@ int runCompile(const CompileOptions &opts) {
   if (lowered) {
     output->os() << artifact;
     output->keep();
-    return 0;
+    return partial ? 1 : 0;
   }
   mlir::OpPrintingFlags flags;
   if (opts.genericForm)
@@ -161,6 +175,10 @@ int main(int argc, char **argv) {
                        "Print the dialect in generic operation form");
   compileCmd->add_flag("--mlir-print-debuginfo", compile.debugInfo,
                        "Print locations (PTX and CUDA source positions)");
+  compileCmd->add_flag(
+      "--keep-going", compile.keepGoing,
+      "Leave out the kernels using unsupported PTX, compile the rest, and "
+      "exit 1 naming them");
   compileCmd->add_flag("--time-phases", compile.timePhases,
                        "Print the time of each phase to stderr");
 

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace zluda::ptx {
@@ -1832,21 +1833,65 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<PrmtOp>(patterns, converter, l, lowerPrmt<PrmtOp>);
 }
 
-LogicalResult zluda::ptx::checkSupported(ModuleOp module) {
-  bool ok = true;
+/// Reports every unsupported op; returns the functions holding one (null
+/// for an op outside functions).
+static llvm::SetVector<Operation *> reportUnsupported(ModuleOp module) {
+  llvm::SetVector<Operation *> holders;
   module.walk([&](Operation *op) {
     std::string reason = unsupportedReason(op);
     if (reason.empty())
       return;
-    ok = false;
     InFlightDiagnostic diag = op->emitError("unsupported: ") << reason;
-    Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-    if (fn && fn->hasAttr(SymbolTable::getSymbolAttrName()))
+    Operation *fn = isa<EntryOp, FuncOp>(op)
+                        ? op
+                        : op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+    if (fn && !isa<EntryOp, FuncOp>(fn))
+      fn = nullptr;
+    if (fn)
       diag.attachNote() << "in '"
                         << fn->getAttrOfType<StringAttr>(
                                SymbolTable::getSymbolAttrName())
                                .getValue()
                         << "'";
+    holders.insert(fn);
   });
-  return success(ok);
+  return holders;
+}
+
+LogicalResult zluda::ptx::checkSupported(ModuleOp module) {
+  return success(reportUnsupported(module).empty());
+}
+
+FailureOr<SmallVector<std::string>>
+zluda::ptx::removeUnsupportedKernels(ModuleOp module) {
+  llvm::SetVector<Operation *> bad = reportUnsupported(module);
+  if (bad.contains(nullptr))
+    return failure();
+  // A function referring to a removed one (a call, an address) goes too,
+  // to a fixpoint.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation &fn : module.getBody()->getOperations()) {
+      if (!isa<EntryOp, FuncOp>(fn) || bad.contains(&fn))
+        continue;
+      auto uses = SymbolTable::getSymbolUses(&fn);
+      if (!uses)
+        continue;
+      for (const SymbolTable::SymbolUse &use : *uses) {
+        Operation *target = SymbolTable::lookupSymbolIn(
+            module, use.getSymbolRef().getRootReference());
+        if (target && bad.contains(target)) {
+          changed |= bad.insert(&fn);
+          break;
+        }
+      }
+    }
+  }
+  SmallVector<std::string> removed;
+  for (Operation *fn : bad) {
+    if (auto entry = dyn_cast<EntryOp>(fn))
+      removed.push_back(entry.getSymName().str());
+    fn->erase();
+  }
+  return removed;
 }

@@ -23,6 +23,13 @@ void populatePTXToLLVMPatterns(mlir::TypeConverter &converter,
 /// kernel, the ptx ops the lowering does not handle yet. Fails if any.
 llvm::LogicalResult checkSupported(mlir::ModuleOp module);
 
+/// `--keep-going`: reports like checkSupported, then removes each kernel or
+/// function that holds an unsupported op or calls one that does, so that
+/// the rest can be compiled. Returns the names of the kernels removed; fails
+/// only when something outside functions (a variable) is unsupported.
+llvm::FailureOr<llvm::SmallVector<std::string>>
+removeUnsupportedKernels(mlir::ModuleOp module);
+
 } // namespace zluda::ptx
 
 #endif // ZLUDA_PASSES_PTXTOLLVM_PTXTOLLVM_H
