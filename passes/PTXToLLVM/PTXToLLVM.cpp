@@ -163,6 +163,26 @@ std::string unsupportedReason(Operation *op) {
           .str();
     return "";
   }
+  if (auto sreg = dyn_cast<SRegOp>(op)) {
+    // What both targets' getSpecialRegister and SRegLowering read.
+    switch (sreg.getReg().getReg()) {
+    case SReg::tid:
+    case SReg::ntid:
+    case SReg::ctaid:
+    case SReg::nctaid:
+    case SReg::laneid:
+    case SReg::WARP_SZ:
+    case SReg::lanemask_eq:
+    case SReg::lanemask_le:
+    case SReg::lanemask_lt:
+    case SReg::lanemask_ge:
+    case SReg::lanemask_gt:
+      return "";
+    default:
+      return ("special register %" + stringifySReg(sreg.getReg().getReg()))
+          .str();
+    }
+  }
   auto mods = op->getAttrOfType<ModifiersAttr>("mods");
   if (!mods)
     return "";
@@ -491,14 +511,47 @@ struct SRegLowering : OpConversionPattern<SRegOp> {
   matchAndRewrite(SRegOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SpecialRegAttr reg = op.getReg();
-    Value v = target.getSpecialRegister(rewriter, op.getLoc(), reg.getReg(),
-                                        reg.getDim(), op.getType());
+    Value v = isLaneMask(reg.getReg())
+                  ? getLaneMask(rewriter, op.getLoc(), reg.getReg())
+                  : target.getSpecialRegister(rewriter, op.getLoc(),
+                                              reg.getReg(), reg.getDim(),
+                                              op.getType());
     if (!v)
       return op.emitError("unsupported: special register %")
              << stringifySReg(reg.getReg());
     rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), v, op.getType()));
     return success();
   }
+  static bool isLaneMask(SReg reg) {
+    return reg == SReg::lanemask_eq || reg == SReg::lanemask_le ||
+           reg == SReg::lanemask_lt || reg == SReg::lanemask_ge ||
+           reg == SReg::lanemask_gt;
+  }
+
+  /// The %lanemask_* registers, from %laneid: eq = 1 << lane,
+  /// lt = eq - 1, le = lt | eq, ge = ~lt, gt = ~le (32 lanes).
+  Value getLaneMask(OpBuilder &b, Location loc, SReg reg) const {
+    Type i32 = b.getI32Type();
+    Value lane = target.getSpecialRegister(b, loc, SReg::laneid, 0, i32);
+    Value one = LLVM::ConstantOp::create(b, loc, i32, 1);
+    Value allOnes = LLVM::ConstantOp::create(b, loc, i32, -1);
+    Value eq = LLVM::ShlOp::create(b, loc, one, lane);
+    Value lt = LLVM::SubOp::create(b, loc, eq, one);
+    Value le = LLVM::OrOp::create(b, loc, lt, eq);
+    switch (reg) {
+    case SReg::lanemask_eq:
+      return eq;
+    case SReg::lanemask_lt:
+      return lt;
+    case SReg::lanemask_le:
+      return le;
+    case SReg::lanemask_ge:
+      return LLVM::XOrOp::create(b, loc, lt, allOnes);
+    default:
+      return LLVM::XOrOp::create(b, loc, le, allOnes);
+    }
+  }
+
   const TargetInfo &target;
 };
 
