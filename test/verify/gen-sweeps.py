@@ -148,6 +148,12 @@ SWEEPS = {
     "vote_all": ("  setp.ne.u32 %p2, %r6, 0;\n  vote.sync.all.pred %p3, %p2, -1;\n"
                  "  selp.u32 %r9, 1, 0, %p3;"),
     "activemask": "  activemask.b32 %r9;",
+    # Lane masks (derived from %laneid by the lowering).
+    "lanemask_eq": "  mov.u32 %r9, %lanemask_eq;",
+    "lanemask_lt": "  mov.u32 %r9, %lanemask_lt;",
+    "lanemask_le": "  mov.u32 %r9, %lanemask_le;",
+    "lanemask_ge": "  mov.u32 %r9, %lanemask_ge;",
+    "lanemask_gt": "  mov.u32 %r9, %lanemask_gt;",
     # Bit fields and byte permutes.
     "bfe_u32": i3("bfe.u32"), "bfe_s32": i3("bfe.s32"),
     "bfi_b32": "  bfi.b32 %r9, %r6, %r7, %r8, %r6;",
