@@ -148,7 +148,7 @@ const llvm::StringSet<> &supportedInstructions() {
       "rcp",  "sqrt", "rsqrt", "sin",  "cos",   "ex2",   "lg2",
       "copysign", "shf", "set", "nanosleep", "cp.async",
       "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
-      "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt"};
+      "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt", "redux"};
   return set;
 }
 
@@ -239,6 +239,9 @@ std::string unsupportedReason(Operation *op) {
   if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
     return text;
   if (name == "vote" && mods.getMode() == Mode::uni)
+    return text;
+  if (name == "redux" && (!mods.getType() || isFloatType(*mods.getType()) ||
+                          has(Flag::abs)))
     return text;
   if ((name == "atom" || name == "red") &&
       (mods.getRedOp() == ReduceOp::inc || mods.getRedOp() == ReduceOp::dec ||
@@ -1732,6 +1735,63 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
 }
 
 template <typename OpTy>
+Results lowerRedux(OpTy op, ValueRange args, ModifiersAttr mods,
+                   ConversionPatternRewriter &b, const Lowering &l) {
+  // Every member lane runs this with the same mask, so each folds the
+  // member lanes' values in lane order: 32 reads of a constant lane, the
+  // non-members skipped (they may be inactive). Exact for any mask.
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Value a = castTo(b, loc, args[0], i32);
+  Value mask = castTo(b, loc, args[1], i32);
+  bool s = isSignedIntType(*mods.getType());
+  ReduceOp red = *mods.getRedOp();
+  int32_t identity = 0;
+  if (red == ReduceOp::and_ || (red == ReduceOp::min && !s))
+    identity = -1;
+  else if (red == ReduceOp::min)
+    identity = INT32_MAX;
+  else if (red == ReduceOp::max && s)
+    identity = INT32_MIN;
+  Value acc = constInt(b, loc, i32, identity);
+  Value c1 = constInt(b, loc, i32, 1);
+  using P = LLVM::ICmpPredicate;
+  for (int lane = 0; lane < 32; ++lane) {
+    Value v = l.target.createShuffle(b, loc, a, constInt(b, loc, i32, lane),
+                                     mask);
+    Value folded;
+    switch (red) {
+    case ReduceOp::add:
+      folded = LLVM::AddOp::create(b, loc, acc, v);
+      break;
+    case ReduceOp::and_:
+      folded = LLVM::AndOp::create(b, loc, acc, v);
+      break;
+    case ReduceOp::or_:
+      folded = LLVM::OrOp::create(b, loc, acc, v);
+      break;
+    case ReduceOp::xor_:
+      folded = LLVM::XOrOp::create(b, loc, acc, v);
+      break;
+    default: { // min, max
+      P pred = red == ReduceOp::min ? (s ? P::slt : P::ult)
+                                    : (s ? P::sgt : P::ugt);
+      Value keep = LLVM::ICmpOp::create(b, loc, pred, acc, v);
+      folded = LLVM::SelectOp::create(b, loc, keep, acc, v);
+      break;
+    }
+    }
+    Value bit = LLVM::AndOp::create(
+        b, loc, LLVM::LShrOp::create(b, loc, mask, constInt(b, loc, i32, lane)),
+        c1);
+    Value member = LLVM::ICmpOp::create(b, loc, P::ne, bit,
+                                        constInt(b, loc, i32, 0));
+    acc = LLVM::SelectOp::create(b, loc, member, folded, acc);
+  }
+  return one(castTo(b, loc, acc, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
 Results lowerActivemask(OpTy op, ValueRange, ModifiersAttr,
                         ConversionPatternRewriter &b, const Lowering &l) {
   return one(castTo(b, op.getLoc(), l.target.createActiveMask(b, op.getLoc()),
@@ -1867,6 +1927,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<FenceOp>(patterns, converter, l, lowerFence<FenceOp>);
   addInst<ShflOp>(patterns, converter, l, lowerShfl<ShflOp>);
   addInst<VoteOp>(patterns, converter, l, lowerVote<VoteOp>);
+  addInst<ReduxOp>(patterns, converter, l, lowerRedux<ReduxOp>);
   addInst<ActivemaskOp>(patterns, converter, l, lowerActivemask<ActivemaskOp>);
   addInst<SetOp>(patterns, converter, l, lowerSet<SetOp>);
   addInst<CopysignOp>(patterns, converter, l, lowerCopysign<CopysignOp>);

@@ -148,6 +148,16 @@ SWEEPS = {
     "vote_all": ("  setp.ne.u32 %p2, %r6, 0;\n  vote.sync.all.pred %p3, %p2, -1;\n"
                  "  selp.u32 %r9, 1, 0, %p3;"),
     "activemask": "  activemask.b32 %r9;",
+    # Warp reductions over all lanes, and over the even lanes only (the
+    # odd ones branch around it).
+    **{f"redux_{o}_{t}": f"  redux.sync.{o}.{t} %r9, %r6, -1;"
+       for o, t in [("add", "s32"), ("min", "s32"), ("max", "s32"),
+                    ("min", "u32"), ("max", "u32"), ("and", "b32"),
+                    ("or", "b32"), ("xor", "b32")]},
+    "redux_max_s32_even": ("  mov.u32 %r11, %laneid;\n  and.b32 %r12, %r11, 1;\n"
+                           "  setp.ne.u32 %p2, %r12, 0;\n  mov.u32 %r9, 7;\n"
+                           "  @%p2 bra RSKIP;\n"
+                           "  redux.sync.max.s32 %r9, %r6, 0x55555555;\nRSKIP:"),
     # Lane masks (derived from %laneid by the lowering).
     "lanemask_eq": "  mov.u32 %r9, %lanemask_eq;",
     "lanemask_lt": "  mov.u32 %r9, %lanemask_lt;",
