@@ -118,6 +118,28 @@ Value saturate(OpBuilder &b, Location loc, Value v) {
 struct Lowering {
   const TargetInfo &target;
   const TypeConverter &converter;
+  /// Each function's CC.CF register, made on first use.
+  mutable llvm::DenseMap<Operation *, Value> carrySlots;
+
+  /// The CC.CF register (i32, 0 or 1) of the function holding `op`: a stack
+  /// slot at the function's entry, zeroed there, which SROA turns into SSA
+  /// values, so the carry flows through branches like any register.
+  Value carrySlot(OpBuilder &b, Operation *op) const {
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    Value &slot = carrySlots[func];
+    if (slot)
+      return slot;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&func.getBody().front());
+    Location loc = func.getLoc();
+    Type i32 = b.getI32Type();
+    Value one = LLVM::ConstantOp::create(b, loc, i32, 1);
+    slot = LLVM::AllocaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 5), i32, one, 4);
+    LLVM::StoreOp::create(b, loc, LLVM::ConstantOp::create(b, loc, i32, 0),
+                          slot);
+    return slot;
+  }
 
   /// A pointer for the address operand `addr` of an access in `space`.
   Value pointer(OpBuilder &b, Location loc, Value addr,
@@ -148,7 +170,8 @@ const llvm::StringSet<> &supportedInstructions() {
       "rcp",  "sqrt", "rsqrt", "sin",  "cos",   "ex2",   "lg2",
       "copysign", "shf", "set", "nanosleep", "cp.async",
       "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
-      "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt", "redux"};
+      "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt", "redux",
+      "addc", "subc", "madc"};
   return set;
 }
 
@@ -202,7 +225,9 @@ std::string unsupportedReason(Operation *op) {
   bool onlyGl = name == "membar" && mods.getExtras() &&
                 mods.getExtras().size() == 1 &&
                 cast<StringAttr>(mods.getExtras()[0]).getValue() == "gl";
-  if (has(Flag::cc) || (mods.getExtras() && !onlyGl) ||
+  bool carryOk = name == "add" || name == "sub" || name == "mad" ||
+                 name == "addc" || name == "subc" || name == "madc";
+  if ((has(Flag::cc) && !carryOk) || (mods.getExtras() && !onlyGl) ||
       (mods.getRounding() && *mods.getRounding() != RoundingMode::rn &&
        name != "cvt") ||
       has(Flag::NaN) || has(Flag::xorsign) || has(Flag::relu))
@@ -924,10 +949,88 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
   return one(castTo(b, loc, r, resT, isSigned));
 }
 
+/// Extended-precision arithmetic through CC.CF: add/sub/mad with `.cc`
+/// (carry out) and addc/subc/madc (carry in, out with `.cc`), for 32- and
+/// 64-bit integers. After a subtraction CF is the carry of a + ~b + 1, i.e.
+/// not-borrow, as on NVIDIA GPUs (found by the oracle: a chain mixing
+/// addc.cc and subc differs otherwise).
+Results lowerCarryArith(Operation *op, ValueRange args, ModifiersAttr mods,
+                        ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op->getLoc();
+  StringRef name = op->getName().stripDialect();
+  Type t = instType(op, mods);
+  unsigned w = bitWidth(t);
+  bool carryIn = name.ends_with("c");
+  bool carryOut = (static_cast<uint64_t>(mods.getFlags()) &
+                   static_cast<uint64_t>(Flag::cc)) != 0;
+  bool isSub = name.starts_with("sub");
+  SmallVector<Value> in;
+  for (Value a : args)
+    in.push_back(castTo(b, loc, a, t));
+  Value x = in[0], y = in[1];
+  if (name.starts_with("mad")) {
+    // The product's low or high half (signed for .s32), then + c.
+    Mode mode = mods.getMode().value_or(Mode::lo);
+    if (mode == Mode::hi) {
+      Type wide = b.getIntegerType(2 * w);
+      bool s = isSignedIntType(*mods.getType());
+      auto ext = [&](Value v) -> Value {
+        return s ? Value(LLVM::SExtOp::create(b, loc, wide, v))
+                 : Value(LLVM::ZExtOp::create(b, loc, wide, v));
+      };
+      Value p = LLVM::MulOp::create(b, loc, ext(x), ext(y));
+      x = LLVM::TruncOp::create(
+          b, loc, t,
+          LLVM::LShrOp::create(b, loc, p, constInt(b, loc, wide, w)));
+    } else {
+      x = LLVM::MulOp::create(b, loc, x, y);
+    }
+    y = in[2];
+  }
+  using P = LLVM::ICmpPredicate;
+  Value slot = carryIn || carryOut ? l.carrySlot(b, op) : Value();
+  Type i32 = b.getI32Type();
+  // First step: x +/- y, with its carry (x + y < x) or borrow (x < y).
+  Value d = isSub ? Value(LLVM::SubOp::create(b, loc, x, y))
+                  : Value(LLVM::AddOp::create(b, loc, x, y));
+  Value out = isSub ? LLVM::ICmpOp::create(b, loc, P::ult, x, y)
+                    : LLVM::ICmpOp::create(b, loc, P::ult, d, x);
+  if (carryIn) {
+    Value cf = LLVM::LoadOp::create(b, loc, i32, slot);
+    // CC.CF holds a carry, also after a subtraction (as NVIDIA GPUs do:
+    // a - b is a + ~b + 1), so the borrow in is its complement.
+    if (isSub)
+      cf = LLVM::XOrOp::create(b, loc, cf, constInt(b, loc, i32, 1));
+    if (w != 32)
+      cf = LLVM::ZExtOp::create(b, loc, t, cf);
+    Value e = isSub ? Value(LLVM::SubOp::create(b, loc, d, cf))
+                    : Value(LLVM::AddOp::create(b, loc, d, cf));
+    Value out2 = isSub ? LLVM::ICmpOp::create(b, loc, P::ult, d, cf)
+                       : LLVM::ICmpOp::create(b, loc, P::ult, e, d);
+    out = LLVM::OrOp::create(b, loc, out, out2);
+    d = e;
+  }
+  if (isSub)
+    out = LLVM::XOrOp::create(b, loc, out,
+                              constInt(b, loc, b.getI1Type(), 1));
+  if (carryOut)
+    LLVM::StoreOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i32, out),
+                          slot);
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
 template <typename OpTy>
 Results lowerArithOp(OpTy op, ValueRange args, ModifiersAttr mods,
                      ConversionPatternRewriter &b, const Lowering &l) {
+  if (static_cast<uint64_t>(mods.getFlags()) & static_cast<uint64_t>(Flag::cc))
+    return lowerCarryArith(op, args, mods, b, l);
   return lowerArith(op, args, mods, b, l);
+}
+
+template <typename OpTy>
+Results lowerCarryOp(OpTy op, ValueRange args, ModifiersAttr mods,
+                     ConversionPatternRewriter &b, const Lowering &l) {
+  return lowerCarryArith(op, args, mods, b, l);
 }
 
 template <typename OpTy>
@@ -1876,7 +1979,8 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
                                            const TargetInfo &target) {
   MLIRContext *ctx = patterns.getContext();
   static thread_local std::unique_ptr<Lowering> keep;
-  keep = std::make_unique<Lowering>(Lowering{target, converter});
+  keep = std::make_unique<Lowering>(
+      Lowering{target, converter, llvm::DenseMap<Operation *, Value>()});
   const Lowering &l = *keep;
   patterns.add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>,
                ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering>(
@@ -1886,6 +1990,9 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
                CallLowering>(converter, ctx);
   addInst<AddOp>(patterns, converter, l, lowerArithOp<AddOp>);
   addInst<SubOp>(patterns, converter, l, lowerArithOp<SubOp>);
+  addInst<AddcOp>(patterns, converter, l, lowerCarryOp<AddcOp>);
+  addInst<SubcOp>(patterns, converter, l, lowerCarryOp<SubcOp>);
+  addInst<MadcOp>(patterns, converter, l, lowerCarryOp<MadcOp>);
   addInst<MulOp>(patterns, converter, l, lowerArithOp<MulOp>);
   addInst<MadOp>(patterns, converter, l, lowerArithOp<MadOp>);
   addInst<FmaOp>(patterns, converter, l, lowerArithOp<FmaOp>);

@@ -56,6 +56,9 @@ DONE:
 }}
 """
 
+CARRY = "  addc.u32 %r11, 0, 0;\n  shl.b32 %r11, %r11, 16;\n  xor.b32 %r10, %r10, %r11;"
+
+
 def i(op):
     """A 32-bit integer instruction d, a, b."""
     return f"  {op} %r9, %r6, %r7;"
@@ -158,6 +161,23 @@ SWEEPS = {
                            "  setp.ne.u32 %p2, %r12, 0;\n  mov.u32 %r9, 7;\n"
                            "  @%p2 bra RSKIP;\n"
                            "  redux.sync.max.s32 %r9, %r6, 0x55555555;\nRSKIP:"),
+    # Extended precision through CC.CF: a two-word chain, then the final
+    # carry folded into the high word.
+    "add_cc_addc": ("  add.cc.u32 %r9, %r6, %r7;\n  addc.cc.u32 %r10, %r7, %r8;\n" + CARRY),
+    "sub_cc_subc": ("  sub.cc.u32 %r9, %r6, %r7;\n  subc.cc.u32 %r10, %r7, %r8;\n"
+                    "  subc.u32 %r11, 0, 0;\n  xor.b32 %r10, %r10, %r11;"),
+    "addc_plain": ("  add.cc.u32 %r9, %r6, %r7;\n  addc.u32 %r10, %r8, %r6;"),
+    "mad_cc_madc": ("  mad.lo.cc.u32 %r9, %r6, %r7, %r8;\n"
+                    "  madc.hi.cc.u32 %r10, %r6, %r7, %r6;\n" + CARRY),
+    "mad_hi_cc_s32": ("  mad.hi.cc.s32 %r9, %r6, %r7, %r8;\n"
+                      "  madc.lo.cc.s32 %r10, %r7, %r8, %r6;\n" + CARRY),
+    "add_cc_u64": ("  mov.b64 %rd12, {%r6, %r7};\n  mov.b64 %rd13, {%r7, %r8};\n"
+                   "  add.cc.u64 %rd14, %rd12, %rd13;\n  addc.cc.u64 %rd15, %rd13, %rd12;\n"
+                   "  subc.u64 %rd15, %rd15, %rd14;\n  xor.b64 %rd14, %rd14, %rd15;\n"
+                   "  mov.b64 {%r9, %r10}, %rd14;"),
+    "add_cc_subc": ("  add.cc.u32 %r9, %r6, %r7;\n  subc.cc.u32 %r10, %r7, %r8;\n" + CARRY),
+    "sub_cc_addc": ("  sub.cc.u32 %r9, %r6, %r7;\n  addc.cc.u32 %r10, %r7, %r8;\n"
+                    "  subc.u32 %r11, 0, 0;\n  xor.b32 %r10, %r10, %r11;"),
     # Lane masks (derived from %laneid by the lowering).
     "lanemask_eq": "  mov.u32 %r9, %lanemask_eq;",
     "lanemask_lt": "  mov.u32 %r9, %lanemask_lt;",
