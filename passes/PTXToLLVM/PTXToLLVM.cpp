@@ -171,11 +171,25 @@ const llvm::StringSet<> &supportedInstructions() {
       "copysign", "shf", "set", "nanosleep", "cp.async",
       "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
       "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt", "redux",
-      "addc", "subc", "madc"};
+      "addc", "subc", "madc", "trap"};
   return set;
 }
 
 /// Why the lowering cannot handle `op`, or empty.
+/// A dense initializer is lowered for an array (of scalars) it does not
+/// overrun, in row-major order.
+bool denseInitializerFits(GlobalOp op) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(op.getInitAttr());
+  if (!dense)
+    return true;
+  if (op.getVec() || !op.getDims() || op.getDims()->empty())
+    return false;
+  int64_t count = 1;
+  for (int64_t d : *op.getDims())
+    count *= d;
+  return dense.getNumElements() <= count;
+}
+
 std::string unsupportedReason(Operation *op) {
   StringRef name = op->getName().stripDialect();
   if (auto global = dyn_cast<GlobalOp>(op)) {
@@ -183,6 +197,10 @@ std::string unsupportedReason(Operation *op) {
     if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init))
       return ("initializer of '" + global.getSymName() +
               "' (nested lists or addresses of symbols)")
+          .str();
+    if (!denseInitializerFits(global))
+      return ("initializer shape of '" + global.getSymName() +
+              "' (vectors, or more values than elements)")
           .str();
     return "";
   }
@@ -205,6 +223,19 @@ std::string unsupportedReason(Operation *op) {
       return ("special register %" + stringifySReg(sreg.getReg().getReg()))
           .str();
     }
+  }
+  if (auto call = dyn_cast<CallOp>(op)) {
+    // Device functions of the CUDA runtime (printf, assert, device-side
+    // malloc) that have no AMDGPU implementation here yet; without this they
+    // would surface as undefined symbols at link time.
+    static const llvm::StringSet<> runtime = {
+        "vprintf", "__assertfail", "malloc", "free",
+        "cudaGetParameterBufferV2", "cudaLaunchDeviceV2",
+        "cudaGetParameterBuffer", "cudaLaunchDevice"};
+    if (call.getCallee() && runtime.contains(*call.getCallee()))
+      return ("call to the CUDA runtime function '" + *call.getCallee() + "'")
+          .str();
+    return "";
   }
   auto mods = op->getAttrOfType<ModifiersAttr>("mods");
   if (!mods)
@@ -268,9 +299,7 @@ std::string unsupportedReason(Operation *op) {
   if (name == "redux" && (!mods.getType() || isFloatType(*mods.getType()) ||
                           has(Flag::abs)))
     return text;
-  if ((name == "atom" || name == "red") &&
-      (mods.getRedOp() == ReduceOp::inc || mods.getRedOp() == ReduceOp::dec ||
-       mods.getVec()))
+  if ((name == "atom" || name == "red") && mods.getVec())
     return text;
   if (name == "cp.async") {
     // The size must be a constant; the `ignore-src` predicate form is not
@@ -605,13 +634,20 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
       return op.emitError("unsupported: initializer of '")
              << op.getSymName() << "'";
     if (auto dense = dyn_cast_or_null<DenseElementsAttr>(init)) {
-      // Dense initializers cover the flat element list.
-      if (op.getDims() && op.getDims()->size() == 1 &&
-          dense.getNumElements() == static_cast<int64_t>(count))
-        ; // shapes agree
-      else
+      // Dense initializers list the array's elements in row-major order,
+      // possibly fewer: PTX zero-fills the rest.
+      if (!denseInitializerFits(op))
         return op.emitError("unsupported: initializer shape of '")
                << op.getSymName() << "'";
+      Type elt = dense.getElementType();
+      auto shape = RankedTensorType::get(*op.getDims(), elt);
+      if (dense.getNumElements() < static_cast<int64_t>(count)) {
+        SmallVector<Attribute> values(dense.getValues<Attribute>());
+        values.resize(count, rewriter.getZeroAttr(elt));
+        init = DenseElementsAttr::get(shape, values);
+      } else if (op.getDims()->size() > 1) {
+        init = dense.reshape(shape);
+      }
     }
     bool isExtern = op.getLinkage() && *op.getLinkage() == Linkage::extern_;
     auto linkage = isExtern ? LLVM::Linkage::External
@@ -1733,6 +1769,9 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
     case ReduceOp::xor_: bin = B::_xor; break;
     case ReduceOp::min: bin = isF ? B::fmin : s ? B::min : B::umin; break;
     case ReduceOp::max: bin = isF ? B::fmax : s ? B::max : B::umax; break;
+    // PTX inc: old >= b ? 0 : old + 1; dec: old == 0 || old > b ? b : old - 1.
+    case ReduceOp::inc: bin = B::uinc_wrap; break;
+    case ReduceOp::dec: bin = B::udec_wrap; break;
     default:
       return op.emitError("unsupported: atomic .") << stringifyReduceOp(redOp);
     }
@@ -1835,6 +1874,16 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
       b, loc, mode == Mode::all ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
       ballot, zero);
   return one(r);
+}
+
+template <typename OpTy>
+Results lowerTrap(OpTy op, ValueRange, ModifiersAttr,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  // Aborts the kernel: s_trap on AMDGPU (the runtime reports the fault),
+  // trap on NVIDIA. llvm.trap does not return; the PTX after it is left as
+  // it is (unreachable), so the block stays well formed.
+  LLVM::Trap::create(b, op.getLoc());
+  return SmallVector<Value>{};
 }
 
 template <typename OpTy>
@@ -2035,6 +2084,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<ShflOp>(patterns, converter, l, lowerShfl<ShflOp>);
   addInst<VoteOp>(patterns, converter, l, lowerVote<VoteOp>);
   addInst<ReduxOp>(patterns, converter, l, lowerRedux<ReduxOp>);
+  addInst<TrapOp>(patterns, converter, l, lowerTrap<TrapOp>);
   addInst<ActivemaskOp>(patterns, converter, l, lowerActivemask<ActivemaskOp>);
   addInst<SetOp>(patterns, converter, l, lowerSet<SetOp>);
   addInst<CopysignOp>(patterns, converter, l, lowerCopysign<CopysignOp>);

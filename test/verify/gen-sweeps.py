@@ -178,6 +178,13 @@ SWEEPS = {
     "add_cc_subc": ("  add.cc.u32 %r9, %r6, %r7;\n  subc.cc.u32 %r10, %r7, %r8;\n" + CARRY),
     "sub_cc_addc": ("  sub.cc.u32 %r9, %r6, %r7;\n  addc.cc.u32 %r10, %r7, %r8;\n"
                     "  subc.u32 %r11, 0, 0;\n  xor.b32 %r10, %r10, %r11;"),
+    # Atomic wrap-around increment/decrement on the thread's own word: the
+    # old value and the new one.
+    **{f"atom_{o}": ("  mul.wide.u32 %rd12, %r5, 8;\n  add.s64 %rd13, %rd1, %rd12;\n"
+                     "  st.global.u32 [%rd13], %r6;\n"
+                     f"  atom.global.{o}.u32 %r9, [%rd13], %r7;\n"
+                     "  ld.global.u32 %r10, [%rd13];")
+       for o in ["inc", "dec"]},
     # Lane masks (derived from %laneid by the lowering).
     "lanemask_eq": "  mov.u32 %r9, %lanemask_eq;",
     "lanemask_lt": "  mov.u32 %r9, %lanemask_lt;",
