@@ -171,7 +171,7 @@ const llvm::StringSet<> &supportedInstructions() {
       "copysign", "shf", "set", "nanosleep", "cp.async",
       "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
       "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt", "redux",
-      "addc", "subc", "madc", "trap"};
+      "addc", "subc", "madc", "trap", "isspacep"};
   return set;
 }
 
@@ -295,6 +295,10 @@ std::string unsupportedReason(Operation *op) {
   if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
     return text;
   if (name == "vote" && mods.getMode() == Mode::uni)
+    return text;
+  if (name == "isspacep" && mods.getSpace() != StateSpace::global &&
+      mods.getSpace() != StateSpace::shared &&
+      mods.getSpace() != StateSpace::local)
     return text;
   if (name == "redux" && (!mods.getType() || isFloatType(*mods.getType()) ||
                           has(Flag::abs)))
@@ -1877,6 +1881,13 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
 }
 
 template <typename OpTy>
+Results lowerIsspacep(OpTy op, ValueRange args, ModifiersAttr mods,
+                      ConversionPatternRewriter &b, const Lowering &l) {
+  Value ptr = l.pointer(b, op.getLoc(), args[0], std::nullopt);
+  return one(l.target.createIsSpace(b, op.getLoc(), *mods.getSpace(), ptr));
+}
+
+template <typename OpTy>
 Results lowerTrap(OpTy op, ValueRange, ModifiersAttr,
                   ConversionPatternRewriter &b, const Lowering &) {
   // Aborts the kernel: s_trap on AMDGPU (the runtime reports the fault),
@@ -2085,6 +2096,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<VoteOp>(patterns, converter, l, lowerVote<VoteOp>);
   addInst<ReduxOp>(patterns, converter, l, lowerRedux<ReduxOp>);
   addInst<TrapOp>(patterns, converter, l, lowerTrap<TrapOp>);
+  addInst<IsspacepOp>(patterns, converter, l, lowerIsspacep<IsspacepOp>);
   addInst<ActivemaskOp>(patterns, converter, l, lowerActivemask<ActivemaskOp>);
   addInst<SetOp>(patterns, converter, l, lowerSet<SetOp>);
   addInst<CopysignOp>(patterns, converter, l, lowerCopysign<CopysignOp>);

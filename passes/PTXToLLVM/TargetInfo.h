@@ -59,6 +59,11 @@ public:
   virtual mlir::Value createBallot(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Value pred,
                                    mlir::Value memberMask) const = 0;
+  /// `isspacep.{global,shared,local}`: whether the generic pointer `ptr`
+  /// points into `space` (i1).
+  virtual mlir::Value createIsSpace(mlir::OpBuilder &b, mlir::Location loc,
+                                    StateSpace space,
+                                    mlir::Value ptr) const = 0;
   /// The mask of the warp's active lanes.
   virtual mlir::Value createActiveMask(mlir::OpBuilder &b,
                                        mlir::Location loc) const = 0;

@@ -130,6 +130,26 @@ public:
     return LLVM::AndOp::create(b, loc, ballot, memberMask);
   }
 
+  Value createIsSpace(OpBuilder &b, Location loc, StateSpace space,
+                      Value ptr) const override {
+    // Flat addresses fall in the LDS aperture, the scratch aperture, or
+    // else global memory.
+    auto test = [&](StringRef intrinsic) -> Value {
+      return LLVM::CallIntrinsicOp::create(b, loc, b.getI1Type(),
+                                           b.getStringAttr(intrinsic),
+                                           ValueRange{ptr})
+          .getResult(0);
+    };
+    if (space == StateSpace::shared)
+      return test("llvm.amdgcn.is.shared");
+    if (space == StateSpace::local)
+      return test("llvm.amdgcn.is.private");
+    Value either = LLVM::OrOp::create(b, loc, test("llvm.amdgcn.is.shared"),
+                                      test("llvm.amdgcn.is.private"));
+    return LLVM::XOrOp::create(
+        b, loc, either, LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+  }
+
   Value createActiveMask(OpBuilder &b, Location loc) const override {
     Value t = LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1);
     return ROCDL::BallotOp::create(b, loc, b.getI32Type(), t);

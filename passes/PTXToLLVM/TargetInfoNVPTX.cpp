@@ -117,6 +117,16 @@ public:
     NVVM::NanosleepOp::create(b, loc, t);
   }
 
+  Value createIsSpace(OpBuilder &b, Location loc, StateSpace space,
+                      Value ptr) const override {
+    StringRef name = space == StateSpace::shared  ? "llvm.nvvm.isspacep.shared"
+                     : space == StateSpace::local ? "llvm.nvvm.isspacep.local"
+                                                  : "llvm.nvvm.isspacep.global";
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getI1Type(),
+                                         b.getStringAttr(name), ValueRange{ptr})
+        .getResult(0);
+  }
+
   void createExit(OpBuilder &b, Location loc) const override {
     LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.nvvm.exit"),
                                   ValueRange());
