@@ -1,18 +1,19 @@
-//===- Codegen.cpp - ptx dialect to AMDGPU code objects --------------------===//
+//===- Codegen.cpp - ptx dialect to AMDGPU code objects
+//--------------------===//
 
 #include "compiler/Codegen/Codegen.h"
 
-#include "passes/Passes.h"
-#include "passes/PTXToLLVM/PTXToLLVM.h"
 #include "dialects/ptx/PTXOps.h"
+#include "passes/PTXToLLVM/PTXToLLVM.h"
+#include "passes/Passes.h"
 
+#include "lld/Common/Driver.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "lld/Common/Driver.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -56,7 +57,8 @@ void addControlConstants(llvm::Module &m, llvm::StringRef chip) {
         llvm::GlobalValue::NotThreadLocal, 4);
     g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   };
-  llvm::Type *i8 = llvm::Type::getInt8Ty(ctx), *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i8 = llvm::Type::getInt8Ty(ctx),
+             *i32 = llvm::Type::getInt32Ty(ctx);
   add("__oclc_ISA_version", i32,
       isa.Major * 1000 + isa.Minor * 100 + isa.Stepping);
   add("__oclc_ABI_version", i32, 500);
@@ -110,13 +112,13 @@ llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
   llvm::raw_string_ostream errStream(errors);
   std::string outs;
   llvm::raw_string_ostream outStream(outs);
-  const char *args[] = {"ld.lld", "-shared", "--no-undefined", in.c_str(),
-                        "-o", out.c_str()};
+  const char *args[] = {"ld.lld",   "-shared", "--no-undefined",
+                        in.c_str(), "-o",      out.c_str()};
   lld::Result result;
   {
     std::lock_guard<std::mutex> lock(lldMutex);
-    result = lld::lldMain(args, outStream, errStream,
-                          {{lld::Gnu, &lld::elf::link}});
+    result =
+        lld::lldMain(args, outStream, errStream, {{lld::Gnu, &lld::elf::link}});
   }
   if (result.retCode != 0)
     return makeError("lld failed: " + errors);
@@ -127,8 +129,8 @@ llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
 }
 
 /// Lowers `clone` (consumed) down to the artifact's bytes.
-llvm::Expected<std::string> lowerClone(ModuleOp clone, const codegen::Options &opts,
-                                       codegen::Emit emit) {
+llvm::Expected<std::string>
+lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
     LLVMInitializeAMDGPUTargetInfo();
@@ -163,8 +165,7 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone, const codegen::Options &o
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
   if (!nvptx)
-    llvmModule->addModuleFlag(llvm::Module::Error,
-                              "amdhsa_code_object_version",
+    llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
                               opts.codeObjectVersion * 100);
 
   std::string error;

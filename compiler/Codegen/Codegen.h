@@ -1,4 +1,5 @@
-//===- Codegen.h - ptx dialect to AMDGPU code objects ------------*- C++ -*-===//
+//===- Codegen.h - ptx dialect to AMDGPU code objects ------------*- C++
+//-*-===//
 //
 // Lowers a verified `ptx` module for one AMDGPU processor: the ptx-to-LLVM
 // conversion, translation to LLVM IR, the ROCm device libraries (ocml, ockl)
@@ -40,7 +41,7 @@ struct Artifact {
 /// Compiles a clone of `module` (left unchanged) and returns the artifact.
 /// Diagnostics of the lowering go to the context's handler.
 llvm::Expected<Artifact> compile(mlir::ModuleOp module, const Options &opts,
-                                    Emit emit);
+                                 Emit emit);
 
 } // namespace zluda::codegen
 

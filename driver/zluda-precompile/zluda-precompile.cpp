@@ -65,10 +65,10 @@ int runCompile(const CompileOptions &opts) {
   if (!owned)
     return 1;
   if (opts.timePhases)
-    fmt::print(stderr, "parse+verify: {:.6f} s\n",
-               std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             start)
-                   .count());
+    fmt::print(
+        stderr, "parse+verify: {:.6f} s\n",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   mlir::ModuleOp module = owned.release();
   if (opts.emit == "none")
     return 0;
@@ -94,8 +94,9 @@ int runCompile(const CompileOptions &opts) {
     cg.keepGoing = opts.keepGoing;
     zluda::codegen::Emit emit = opts.emit == "llvm" ? zluda::codegen::Emit::LLVM
                                 : opts.emit == "asm" ? zluda::codegen::Emit::Asm
-                                : opts.emit == "obj" ? zluda::codegen::Emit::Obj
-                                                     : zluda::codegen::Emit::HSACO;
+                                : opts.emit == "obj"
+                                    ? zluda::codegen::Emit::Obj
+                                    : zluda::codegen::Emit::HSACO;
     auto result = zluda::codegen::compile(module, cg, emit);
     if (!result) {
       std::string msg = llvm::toString(result.takeError());
@@ -143,12 +144,12 @@ int runCompile(const CompileOptions &opts) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   CLI::App app{"zluda-precompile: ahead-of-time PTX to AMDGPU compiler"};
-  app.set_version_flag("--version", std::string("zluda-precompile ") + kVersion);
+  app.set_version_flag("--version",
+                       std::string("zluda-precompile ") + kVersion);
   app.require_subcommand(1);
 
   CompileOptions compile;
-  CLI::App *compileCmd =
-      app.add_subcommand("compile", "Compile one PTX file");
+  CLI::App *compileCmd = app.add_subcommand("compile", "Compile one PTX file");
   compileCmd->add_option("input", compile.input, "PTX file ('-' for stdin)")
       ->required();
   compileCmd->add_option("-o,--output", compile.output,
@@ -167,10 +168,11 @@ int main(int argc, char **argv) {
                    "writes PTX)")
       ->check(CLI::IsMember({"amdgpu", "nvptx"}))
       ->capture_default_str();
-  compileCmd->add_option("--arch", compile.arch,
-                         "AMDGPU processor: gfx1030..gfx1036, gfx1100..gfx1103, "
-                         "gfx1150..gfx1153, gfx1200, gfx1201, or a generic "
-                         "gfx10-3/gfx11/gfx12 target");
+  compileCmd->add_option(
+      "--arch", compile.arch,
+      "AMDGPU processor: gfx1030..gfx1036, gfx1100..gfx1103, "
+      "gfx1150..gfx1153, gfx1200, gfx1201, or a generic "
+      "gfx10-3/gfx11/gfx12 target");
   compileCmd->add_flag("--mlir-print-op-generic", compile.genericForm,
                        "Print the dialect in generic operation form");
   compileCmd->add_flag("--mlir-print-debuginfo", compile.debugInfo,

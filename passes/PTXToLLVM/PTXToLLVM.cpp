@@ -78,7 +78,7 @@ Value castTo(OpBuilder &b, Location loc, Value v, Type to,
   // Different widths: go through integers.
   Type fromInt = b.getIntegerType(fw), toInt = b.getIntegerType(tw);
   Value i = castTo(b, loc, v, fromInt);
-  Value r = tw < fw ? Value(LLVM::TruncOp::create(b, loc, toInt, i))
+  Value r = tw < fw      ? Value(LLVM::TruncOp::create(b, loc, toInt, i))
             : signExtend ? Value(LLVM::SExtOp::create(b, loc, toInt, i))
                          : Value(LLVM::ZExtOp::create(b, loc, toInt, i));
   return castTo(b, loc, r, to);
@@ -99,9 +99,10 @@ Value flushDenormal(OpBuilder &b, Location loc, Value v) {
   Type f32 = v.getType();
   Value absV = LLVM::FAbsOp::create(b, loc, v);
   Value tiny = constFloat(b, loc, f32, 1.17549435e-38); // FLT_MIN
-  Value isSub = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, absV,
-                                     tiny);
-  Value zero = LLVM::CopySignOp::create(b, loc, constFloat(b, loc, f32, 0.0), v);
+  Value isSub =
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, absV, tiny);
+  Value zero =
+      LLVM::CopySignOp::create(b, loc, constFloat(b, loc, f32, 0.0), v);
   return LLVM::SelectOp::create(b, loc, isSub, zero, v);
 }
 
@@ -161,17 +162,69 @@ struct Lowering {
 //===----------------------------------------------------------------------===//
 
 const llvm::StringSet<> &supportedInstructions() {
-  static const llvm::StringSet<> set = {
-      "add",  "sub",  "mul",   "mad",  "fma",   "div",   "rem",  "neg",
-      "abs",  "min",  "max",   "and",  "or",    "xor",   "not",  "cnot",
-      "shl",  "shr",  "setp",  "selp", "mov",   "cvt",   "cvta", "ld",
-      "st",   "atom", "red",   "bar.sync", "barrier.sync", "membar",
-      "fence", "shfl", "vote", "activemask", "popc", "clz", "brev",
-      "rcp",  "sqrt", "rsqrt", "sin",  "cos",   "ex2",   "lg2",
-      "copysign", "shf", "set", "nanosleep", "cp.async",
-      "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
-      "bar.warp.sync", "bfe", "bfi", "bmsk", "prmt", "redux",
-      "addc", "subc", "madc", "trap", "isspacep"};
+  static const llvm::StringSet<> set = {"add",
+                                        "sub",
+                                        "mul",
+                                        "mad",
+                                        "fma",
+                                        "div",
+                                        "rem",
+                                        "neg",
+                                        "abs",
+                                        "min",
+                                        "max",
+                                        "and",
+                                        "or",
+                                        "xor",
+                                        "not",
+                                        "cnot",
+                                        "shl",
+                                        "shr",
+                                        "setp",
+                                        "selp",
+                                        "mov",
+                                        "cvt",
+                                        "cvta",
+                                        "ld",
+                                        "st",
+                                        "atom",
+                                        "red",
+                                        "bar.sync",
+                                        "barrier.sync",
+                                        "membar",
+                                        "fence",
+                                        "shfl",
+                                        "vote",
+                                        "activemask",
+                                        "popc",
+                                        "clz",
+                                        "brev",
+                                        "rcp",
+                                        "sqrt",
+                                        "rsqrt",
+                                        "sin",
+                                        "cos",
+                                        "ex2",
+                                        "lg2",
+                                        "copysign",
+                                        "shf",
+                                        "set",
+                                        "nanosleep",
+                                        "cp.async",
+                                        "cp.async.commit_group",
+                                        "cp.async.wait_group",
+                                        "cp.async.wait_all",
+                                        "bar.warp.sync",
+                                        "bfe",
+                                        "bfi",
+                                        "bmsk",
+                                        "prmt",
+                                        "redux",
+                                        "addc",
+                                        "subc",
+                                        "madc",
+                                        "trap",
+                                        "isspacep"};
   return set;
 }
 
@@ -228,10 +281,14 @@ std::string unsupportedReason(Operation *op) {
     // Device functions of the CUDA runtime (printf, assert, device-side
     // malloc) that have no AMDGPU implementation here yet; without this they
     // would surface as undefined symbols at link time.
-    static const llvm::StringSet<> runtime = {
-        "vprintf", "__assertfail", "malloc", "free",
-        "cudaGetParameterBufferV2", "cudaLaunchDeviceV2",
-        "cudaGetParameterBuffer", "cudaLaunchDevice"};
+    static const llvm::StringSet<> runtime = {"vprintf",
+                                              "__assertfail",
+                                              "malloc",
+                                              "free",
+                                              "cudaGetParameterBufferV2",
+                                              "cudaLaunchDeviceV2",
+                                              "cudaGetParameterBuffer",
+                                              "cudaLaunchDevice"};
     if (call.getCallee() && runtime.contains(*call.getCallee()))
       return ("call to the CUDA runtime function '" + *call.getCallee() + "'")
           .str();
@@ -275,22 +332,22 @@ std::string unsupportedReason(Operation *op) {
         mods.getRounding() == RoundingMode::rna)
       continue;
     if (packed || t == TypeKind::tf32 || t == TypeKind::e4m3 ||
-        t == TypeKind::e5m2 || t == TypeKind::e4m3x2 ||
-        t == TypeKind::e5m2x2 || t == TypeKind::b128)
+        t == TypeKind::e5m2 || t == TypeKind::e4m3x2 || t == TypeKind::e5m2x2 ||
+        t == TypeKind::b128)
       return text;
   }
   if (name == "cvt" && mods.getRounding() == RoundingMode::rna &&
       mods.getType() != TypeKind::tf32)
     return text;
-  if (name == "cvt" && (has(Flag::sat) || has(Flag::relu) ||
-                        has(Flag::satfinite) ||
-                        (mods.getRounding() &&
-                         (*mods.getRounding() == RoundingMode::rz ||
-                          *mods.getRounding() == RoundingMode::rm ||
-                          *mods.getRounding() == RoundingMode::rp ||
-                          *mods.getRounding() == RoundingMode::rs))))
+  if (name == "cvt" &&
+      (has(Flag::sat) || has(Flag::relu) || has(Flag::satfinite) ||
+       (mods.getRounding() && (*mods.getRounding() == RoundingMode::rz ||
+                               *mods.getRounding() == RoundingMode::rm ||
+                               *mods.getRounding() == RoundingMode::rp ||
+                               *mods.getRounding() == RoundingMode::rs))))
     return text;
-  if ((name == "bar.sync" || name == "barrier.sync") && op->getNumOperands() != 1)
+  if ((name == "bar.sync" || name == "barrier.sync") &&
+      op->getNumOperands() != 1)
     return text + " with a thread count";
   if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
     return text;
@@ -300,8 +357,8 @@ std::string unsupportedReason(Operation *op) {
       mods.getSpace() != StateSpace::shared &&
       mods.getSpace() != StateSpace::local)
     return text;
-  if (name == "redux" && (!mods.getType() || isFloatType(*mods.getType()) ||
-                          has(Flag::abs)))
+  if (name == "redux" &&
+      (!mods.getType() || isFloatType(*mods.getType()) || has(Flag::abs)))
     return text;
   if ((name == "atom" || name == "red") && mods.getVec())
     return text;
@@ -323,8 +380,7 @@ std::string unsupportedReason(Operation *op) {
 // Structure
 //===----------------------------------------------------------------------===//
 
-template <typename FnOp>
-struct FunctionLowering : OpConversionPattern<FnOp> {
+template <typename FnOp> struct FunctionLowering : OpConversionPattern<FnOp> {
   FunctionLowering(const TypeConverter &tc, MLIRContext *ctx,
                    const TargetInfo &target)
       : OpConversionPattern<FnOp>(tc, ctx), target(target) {}
@@ -370,11 +426,10 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
         if (cast<ParamAttr>(a).getSpace() == StateSpace::reg)
           resultTypes.push_back(
               getRegisterType(ctx, cast<ParamAttr>(a).getType()));
-    Type resultType = resultTypes.empty()
-                          ? Type(LLVM::LLVMVoidType::get(ctx))
-                          : resultTypes.size() == 1
-                                ? resultTypes.front()
-                                : LLVM::LLVMStructType::getLiteral(ctx, resultTypes);
+    Type resultType = resultTypes.empty() ? Type(LLVM::LLVMVoidType::get(ctx))
+                      : resultTypes.size() == 1
+                          ? resultTypes.front()
+                          : LLVM::LLVMStructType::getLiteral(ctx, resultTypes);
     auto fnType = LLVM::LLVMFunctionType::get(resultType, argTypes);
     auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getSymName(),
                                          fnType);
@@ -398,7 +453,8 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
                             ? LLVM::LLVMDialect::getByValAttrName()
                             : LLVM::LLVMDialect::getByRefAttrName(),
                         TypeAttr::get(bytes));
-        uint64_t align = d.getAlign() ? d.getAlign() : std::max<uint64_t>(size, 1);
+        uint64_t align =
+            d.getAlign() ? d.getAlign() : std::max<uint64_t>(size, 1);
         align = std::min<uint64_t>(llvm::PowerOf2Ceil(align), 16);
         func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                         rewriter.getI64IntegerAttr(align));
@@ -410,9 +466,9 @@ struct FunctionLowering : OpConversionPattern<FnOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&entry);
       for (unsigned i : undefInputs)
-        sig.remapInput(i, {LLVM::UndefOp::create(
-                              rewriter, op.getLoc(),
-                              entry.getArgument(i).getType())});
+        sig.remapInput(i,
+                       {LLVM::UndefOp::create(rewriter, op.getLoc(),
+                                              entry.getArgument(i).getType())});
       if (failed(rewriter.convertRegionTypes(&func.getBody(),
                                              *this->getTypeConverter(), &sig)))
         return failure();
@@ -572,11 +628,11 @@ struct SRegLowering : OpConversionPattern<SRegOp> {
   matchAndRewrite(SRegOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SpecialRegAttr reg = op.getReg();
-    Value v = isLaneMask(reg.getReg())
-                  ? getLaneMask(rewriter, op.getLoc(), reg.getReg())
-                  : target.getSpecialRegister(rewriter, op.getLoc(),
-                                              reg.getReg(), reg.getDim(),
-                                              op.getType());
+    Value v =
+        isLaneMask(reg.getReg())
+            ? getLaneMask(rewriter, op.getLoc(), reg.getReg())
+            : target.getSpecialRegister(rewriter, op.getLoc(), reg.getReg(),
+                                        reg.getDim(), op.getType());
     if (!v)
       return op.emitError("unsupported: special register %")
              << stringifySReg(reg.getReg());
@@ -654,7 +710,7 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
       }
     }
     bool isExtern = op.getLinkage() && *op.getLinkage() == Linkage::extern_;
-    auto linkage = isExtern ? LLVM::Linkage::External
+    auto linkage = isExtern          ? LLVM::Linkage::External
                    : op.getLinkage() ? LLVM::Linkage::External
                                      : LLVM::Linkage::Internal;
     unsigned as = target.getAddressSpace(op.getSpace());
@@ -705,19 +761,19 @@ struct LocalVarLowering : OpConversionPattern<LocalVarOp> {
       // Function-scope .shared: a module-level LDS variable.
       auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
       auto module = op->getParentOfType<ModuleOp>();
-      std::string name =
-          (func ? func.getSymName() : StringRef("fn")).str() + "." +
-          op.getName().str();
+      std::string name = (func ? func.getSymName() : StringRef("fn")).str() +
+                         "." + op.getName().str();
       OpBuilder::InsertPoint ip = rewriter.saveInsertionPoint();
       rewriter.setInsertionPointToStart(module.getBody());
-      auto g = LLVM::GlobalOp::create(rewriter, loc, bytes, false,
-                                      LLVM::Linkage::Internal, name,
-                                      Attribute(), op.getAlignment().value_or(4),
-                                      target.getAddressSpace(StateSpace::shared));
+      auto g = LLVM::GlobalOp::create(
+          rewriter, loc, bytes, false, LLVM::Linkage::Internal, name,
+          Attribute(), op.getAlignment().value_or(4),
+          target.getAddressSpace(StateSpace::shared));
       Block *b = rewriter.createBlock(&g.getInitializerRegion());
       rewriter.setInsertionPointToStart(b);
-      LLVM::ReturnOp::create(rewriter, loc,
-                             LLVM::PoisonOp::create(rewriter, loc, bytes).getResult());
+      LLVM::ReturnOp::create(
+          rewriter, loc,
+          LLVM::PoisonOp::create(rewriter, loc, bytes).getResult());
       rewriter.restoreInsertionPoint(ip);
       Value addr = LLVM::AddressOfOp::create(
           rewriter, loc, LLVM::LLVMPointerType::get(ctx, 3), name);
@@ -745,14 +801,16 @@ struct CallLowering : OpConversionPattern<CallOp> {
     SmallVector<Value> args(adaptor.getRetParams());
     args.append(adaptor.getArgs().begin(), adaptor.getArgs().end());
     SmallVector<Type> results(op.getResultTypes());
-    Type resultType = results.empty() ? Type(LLVM::LLVMVoidType::get(op.getContext()))
-                      : results.size() == 1 ? results.front()
-                      : LLVM::LLVMStructType::getLiteral(op.getContext(), results);
+    Type resultType =
+        results.empty() ? Type(LLVM::LLVMVoidType::get(op.getContext()))
+        : results.size() == 1
+            ? results.front()
+            : LLVM::LLVMStructType::getLiteral(op.getContext(), results);
     SmallVector<Type> argTypes(ValueRange(args).getTypes());
-    auto call = LLVM::CallOp::create(
-        rewriter, op.getLoc(),
-        LLVM::LLVMFunctionType::get(resultType, argTypes), *op.getCallee(),
-        args);
+    auto call =
+        LLVM::CallOp::create(rewriter, op.getLoc(),
+                             LLVM::LLVMFunctionType::get(resultType, argTypes),
+                             *op.getCallee(), args);
     if (results.size() <= 1) {
       rewriter.replaceOp(op, call->getResults());
       return success();
@@ -771,8 +829,7 @@ struct CallLowering : OpConversionPattern<CallOp> {
 //===----------------------------------------------------------------------===//
 
 /// One pattern per instruction op: the family function computes the results.
-template <typename OpTy>
-struct InstLowering : OpConversionPattern<OpTy> {
+template <typename OpTy> struct InstLowering : OpConversionPattern<OpTy> {
   using Fn = FailureOr<SmallVector<Value>> (*)(OpTy, ValueRange, ModifiersAttr,
                                                ConversionPatternRewriter &,
                                                const Lowering &);
@@ -849,17 +906,18 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
                         : Value(LLVM::FAbsOp::create(b, loc, in[0]));
       if (isa<VectorType>(t))
         return one(castTo(b, loc, r, resT));
-      Value isNaN = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno,
-                                         in[0], in[0]);
+      Value isNaN =
+          LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, in[0], in[0]);
       unsigned w = bitWidth(t);
       Type it = b.getIntegerType(w);
       Value canon = castTo(
           b, loc,
-          constInt(b, loc, it, static_cast<int64_t>(llvm::APInt::getSignedMaxValue(w).getZExtValue())),
+          constInt(b, loc, it,
+                   static_cast<int64_t>(
+                       llvm::APInt::getSignedMaxValue(w).getZExtValue())),
           t);
       r = LLVM::SelectOp::create(b, loc, isNaN, canon, r);
-    }
-    else if (name == "rcp")
+    } else if (name == "rcp")
       r = LLVM::FDivOp::create(b, loc, constFloat(b, loc, t, 1.0), in[0]);
     else if (name == "sqrt")
       r = LLVM::SqrtOp::create(b, loc, in[0]);
@@ -885,14 +943,17 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       Type f64 = b.getF64Type();
       Value x = LLVM::FPExtOp::create(b, loc, f64, in[0]);
       Value y = LLVM::FPExtOp::create(b, loc, f64, in[1]);
-      Value exact = name == "mul"
-                        ? Value(LLVM::FMulOp::create(b, loc, x, y))
-                        : Value(LLVM::FMAOp::create(
-                              b, loc, x, y, LLVM::FPExtOp::create(b, loc, f64, in[2])));
+      Value exact =
+          name == "mul"
+              ? Value(LLVM::FMulOp::create(b, loc, x, y))
+              : Value(LLVM::FMAOp::create(
+                    b, loc, x, y, LLVM::FPExtOp::create(b, loc, f64, in[2])));
       Value mag = LLVM::FAbsOp::create(b, loc, exact);
-      Value tiny = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, mag,
-                                        constFloat(b, loc, f64, 1.17549435082228751e-38));
-      Value zero = LLVM::CopySignOp::create(b, loc, constFloat(b, loc, t, 0.0), r);
+      Value tiny = LLVM::FCmpOp::create(
+          b, loc, LLVM::FCmpPredicate::olt, mag,
+          constFloat(b, loc, f64, 1.17549435082228751e-38));
+      Value zero =
+          LLVM::CopySignOp::create(b, loc, constFloat(b, loc, t, 0.0), r);
       r = LLVM::SelectOp::create(b, loc, tiny, zero, r);
     }
     if (ftz)
@@ -933,18 +994,21 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     // INT_MIN / -1 wraps.
     Type it = in[0].getType();
     Value zero = constInt(b, loc, it, 0), oneV = constInt(b, loc, it, 1);
-    Value isZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, in[1], zero);
+    Value isZero =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, in[1], zero);
     Value d = LLVM::SelectOp::create(b, loc, isZero, oneV, in[1]);
     Value q;
     if (isSigned) {
       Value minusOne = constInt(b, loc, it, -1);
-      Value isM1 = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, d, minusOne);
+      Value isM1 =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, d, minusOne);
       Value safe = LLVM::SelectOp::create(b, loc, isM1, oneV, d);
       Value neg = LLVM::SubOp::create(b, loc, zero, in[0]);
       Value div = LLVM::SDivOp::create(b, loc, in[0], safe);
       Value rem = LLVM::SRemOp::create(b, loc, in[0], safe);
-      q = name == "div" ? Value(LLVM::SelectOp::create(b, loc, isM1, neg, div))
-                        : Value(LLVM::SelectOp::create(b, loc, isM1, zero, rem));
+      q = name == "div"
+              ? Value(LLVM::SelectOp::create(b, loc, isM1, neg, div))
+              : Value(LLVM::SelectOp::create(b, loc, isM1, zero, rem));
     } else {
       q = name == "div" ? Value(LLVM::UDivOp::create(b, loc, in[0], d))
                         : Value(LLVM::URemOp::create(b, loc, in[0], d));
@@ -963,7 +1027,8 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
   else if (name == "abs") {
     Value zero = constInt(b, loc, t, 0);
     Value negV = LLVM::SubOp::create(b, loc, zero, in[0]);
-    Value isNeg = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, in[0], zero);
+    Value isNeg =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, in[0], zero);
     r = LLVM::SelectOp::create(b, loc, isNeg, negV, in[0]);
   } else if (name == "and")
     r = LLVM::AndOp::create(b, loc, in[0], in[1]);
@@ -978,9 +1043,10 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
                                         constInt(b, loc, t, 0));
     r = LLVM::ZExtOp::create(b, loc, t, isZero);
   } else if (name == "popc" || name == "clz") {
-    Value c = name == "popc"
-                  ? Value(LLVM::CtPopOp::create(b, loc, t, in[0]))
-                  : Value(LLVM::CountLeadingZerosOp::create(b, loc, t, in[0], false));
+    Value c =
+        name == "popc"
+            ? Value(LLVM::CtPopOp::create(b, loc, t, in[0]))
+            : Value(LLVM::CountLeadingZerosOp::create(b, loc, t, in[0], false));
     r = castTo(b, loc, c, b.getI32Type());
   } else if (name == "brev")
     r = LLVM::BitReverseOp::create(b, loc, t, in[0]);
@@ -1051,11 +1117,9 @@ Results lowerCarryArith(Operation *op, ValueRange args, ModifiersAttr mods,
     d = e;
   }
   if (isSub)
-    out = LLVM::XOrOp::create(b, loc, out,
-                              constInt(b, loc, b.getI1Type(), 1));
+    out = LLVM::XOrOp::create(b, loc, out, constInt(b, loc, b.getI1Type(), 1));
   if (carryOut)
-    LLVM::StoreOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i32, out),
-                          slot);
+    LLVM::StoreOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i32, out), slot);
   return one(castTo(b, loc, d, op->getResult(0).getType()));
 }
 
@@ -1086,7 +1150,8 @@ Results lowerShift(OpTy op, ValueRange args, ModifiersAttr mods,
   Value max = constInt(b, loc, b.getI32Type(), w - 1);
   Value clamped = LLVM::UMinOp::create(b, loc, amt32, max);
   Value amt = castTo(b, loc, clamped, t);
-  Value big = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, amt32, max);
+  Value big =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, amt32, max);
   bool isShl = op->getName().stripDialect() == "shl";
   Value r;
   if (!isShl && isSignedIntType(*mods.getType())) {
@@ -1113,20 +1178,48 @@ FailureOr<Value> compare(Operation *op, Value x, Value y, TypeKind kind,
     using P = LLVM::FCmpPredicate;
     P p;
     switch (cmp) {
-    case CmpOp::eq: p = P::oeq; break;
-    case CmpOp::ne: p = P::one; break;
-    case CmpOp::lt: p = P::olt; break;
-    case CmpOp::le: p = P::ole; break;
-    case CmpOp::gt: p = P::ogt; break;
-    case CmpOp::ge: p = P::oge; break;
-    case CmpOp::equ: p = P::ueq; break;
-    case CmpOp::neu: p = P::une; break;
-    case CmpOp::ltu: p = P::ult; break;
-    case CmpOp::leu: p = P::ule; break;
-    case CmpOp::gtu: p = P::ugt; break;
-    case CmpOp::geu: p = P::uge; break;
-    case CmpOp::num: p = P::ord; break;
-    case CmpOp::nan: p = P::uno; break;
+    case CmpOp::eq:
+      p = P::oeq;
+      break;
+    case CmpOp::ne:
+      p = P::one;
+      break;
+    case CmpOp::lt:
+      p = P::olt;
+      break;
+    case CmpOp::le:
+      p = P::ole;
+      break;
+    case CmpOp::gt:
+      p = P::ogt;
+      break;
+    case CmpOp::ge:
+      p = P::oge;
+      break;
+    case CmpOp::equ:
+      p = P::ueq;
+      break;
+    case CmpOp::neu:
+      p = P::une;
+      break;
+    case CmpOp::ltu:
+      p = P::ult;
+      break;
+    case CmpOp::leu:
+      p = P::ule;
+      break;
+    case CmpOp::gtu:
+      p = P::ugt;
+      break;
+    case CmpOp::geu:
+      p = P::uge;
+      break;
+    case CmpOp::num:
+      p = P::ord;
+      break;
+    case CmpOp::nan:
+      p = P::uno;
+      break;
     default:
       return op->emitError("unsupported: float comparison .")
              << stringifyCmpOp(cmp);
@@ -1137,16 +1230,36 @@ FailureOr<Value> compare(Operation *op, Value x, Value y, TypeKind kind,
   bool s = isSignedIntType(kind);
   P p;
   switch (cmp) {
-  case CmpOp::eq: p = P::eq; break;
-  case CmpOp::ne: p = P::ne; break;
-  case CmpOp::lt: p = s ? P::slt : P::ult; break;
-  case CmpOp::le: p = s ? P::sle : P::ule; break;
-  case CmpOp::gt: p = s ? P::sgt : P::ugt; break;
-  case CmpOp::ge: p = s ? P::sge : P::uge; break;
-  case CmpOp::lo: p = P::ult; break;
-  case CmpOp::ls: p = P::ule; break;
-  case CmpOp::hi: p = P::ugt; break;
-  case CmpOp::hs: p = P::uge; break;
+  case CmpOp::eq:
+    p = P::eq;
+    break;
+  case CmpOp::ne:
+    p = P::ne;
+    break;
+  case CmpOp::lt:
+    p = s ? P::slt : P::ult;
+    break;
+  case CmpOp::le:
+    p = s ? P::sle : P::ule;
+    break;
+  case CmpOp::gt:
+    p = s ? P::sgt : P::ugt;
+    break;
+  case CmpOp::ge:
+    p = s ? P::sge : P::uge;
+    break;
+  case CmpOp::lo:
+    p = P::ult;
+    break;
+  case CmpOp::ls:
+    p = P::ule;
+    break;
+  case CmpOp::hi:
+    p = P::ugt;
+    break;
+  case CmpOp::hs:
+    p = P::uge;
+    break;
   default:
     return op->emitError("unsupported: integer comparison .")
            << stringifyCmpOp(cmp);
@@ -1181,7 +1294,8 @@ Results lowerSetp(OpTy op, ValueRange args, ModifiersAttr mods,
                    kind, mods, b);
   if (failed(c))
     return failure();
-  Value notC = LLVM::XOrOp::create(b, loc, *c, constInt(b, loc, b.getI1Type(), 1));
+  Value notC =
+      LLVM::XOrOp::create(b, loc, *c, constInt(b, loc, b.getI1Type(), 1));
   SmallVector<Value> results = {*c, notC};
   if (mods.getBoolOp()) {
     Value pc = castTo(b, loc, args[2], b.getI1Type());
@@ -1219,8 +1333,8 @@ Results lowerSet(OpTy op, ValueRange args, ModifiersAttr mods,
   } else {
     Value yes = isFloatType(dk) ? constFloat(b, loc, dt, 1.0)
                                 : constInt(b, loc, dt, -1);
-    Value no = isFloatType(dk) ? constFloat(b, loc, dt, 0.0)
-                               : constInt(b, loc, dt, 0);
+    Value no =
+        isFloatType(dk) ? constFloat(b, loc, dt, 0.0) : constInt(b, loc, dt, 0);
     d = LLVM::SelectOp::create(b, loc, r, yes, no);
   }
   return one(castTo(b, loc, d, op->getResult(0).getType()));
@@ -1296,10 +1410,16 @@ Results lowerBfe(OpTy op, ValueRange args, ModifiersAttr mods,
   Type t = instType(op, mods);
   unsigned w = bitWidth(t);
   Value a = castTo(b, loc, args[0], t);
-  Value pos = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], b.getI32Type()),
-                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
-  Value len = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[2], b.getI32Type()),
-                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
+  Value pos = castTo(
+      b, loc,
+      LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], b.getI32Type()),
+                          constInt(b, loc, b.getI32Type(), 0xff)),
+      t);
+  Value len = castTo(
+      b, loc,
+      LLVM::AndOp::create(b, loc, castTo(b, loc, args[2], b.getI32Type()),
+                          constInt(b, loc, b.getI32Type(), 0xff)),
+      t);
   Value wv = constInt(b, loc, t, w);
   Value posC = LLVM::UMinOp::create(b, loc, pos, wv);
   Value avail = LLVM::SubOp::create(b, loc, wv, posC);
@@ -1309,15 +1429,20 @@ Results lowerBfe(OpTy op, ValueRange args, ModifiersAttr mods,
   if (!isSignedIntType(kind))
     return one(castTo(b, loc, field, op->getResult(0).getType()));
   Value one1 = constInt(b, loc, t, 1);
-  Value top = LLVM::SubOp::create(b, loc, LLVM::AddOp::create(b, loc, pos, len), one1);
+  Value top =
+      LLVM::SubOp::create(b, loc, LLVM::AddOp::create(b, loc, pos, len), one1);
   Value topC = LLVM::UMinOp::create(b, loc, top, constInt(b, loc, t, w - 1));
-  Value sbitV = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, a, topC), one1);
+  Value sbitV =
+      LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, a, topC), one1);
   Value lenZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, len,
                                        constInt(b, loc, t, 0));
-  Value sbit = LLVM::SelectOp::create(b, loc, lenZero, constInt(b, loc, t, 0), sbitV);
-  Value fill = LLVM::SubOp::create(b, loc, constInt(b, loc, t, 0), sbit); // 0 or ~0
+  Value sbit =
+      LLVM::SelectOp::create(b, loc, lenZero, constInt(b, loc, t, 0), sbitV);
+  Value fill =
+      LLVM::SubOp::create(b, loc, constInt(b, loc, t, 0), sbit); // 0 or ~0
   Value notMask = LLVM::XOrOp::create(b, loc, mask, constInt(b, loc, t, -1));
-  Value d = LLVM::OrOp::create(b, loc, field, LLVM::AndOp::create(b, loc, fill, notMask));
+  Value d = LLVM::OrOp::create(b, loc, field,
+                               LLVM::AndOp::create(b, loc, fill, notMask));
   return one(castTo(b, loc, d, op->getResult(0).getType()));
 }
 
@@ -1330,17 +1455,25 @@ Results lowerBfi(OpTy op, ValueRange args, ModifiersAttr mods,
   Type t = instType(op, mods);
   unsigned w = bitWidth(t);
   Value a = castTo(b, loc, args[0], t), base = castTo(b, loc, args[1], t);
-  Value pos = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[2], b.getI32Type()),
-                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
-  Value len = castTo(b, loc, LLVM::AndOp::create(b, loc, castTo(b, loc, args[3], b.getI32Type()),
-                                                 constInt(b, loc, b.getI32Type(), 0xff)), t);
+  Value pos = castTo(
+      b, loc,
+      LLVM::AndOp::create(b, loc, castTo(b, loc, args[2], b.getI32Type()),
+                          constInt(b, loc, b.getI32Type(), 0xff)),
+      t);
+  Value len = castTo(
+      b, loc,
+      LLVM::AndOp::create(b, loc, castTo(b, loc, args[3], b.getI32Type()),
+                          constInt(b, loc, b.getI32Type(), 0xff)),
+      t);
   Value wv = constInt(b, loc, t, w);
   Value count = LLVM::UMinOp::create(
-      b, loc, len, LLVM::SubOp::create(b, loc, wv, LLVM::UMinOp::create(b, loc, pos, wv)));
+      b, loc, len,
+      LLVM::SubOp::create(b, loc, wv, LLVM::UMinOp::create(b, loc, pos, wv)));
   Value mask = shlOrZero(b, loc, lowMask(b, loc, t, count), pos);
   Value notMask = LLVM::XOrOp::create(b, loc, mask, constInt(b, loc, t, -1));
   Value ins = LLVM::AndOp::create(b, loc, shlOrZero(b, loc, a, pos), mask);
-  Value f = LLVM::OrOp::create(b, loc, LLVM::AndOp::create(b, loc, base, notMask), ins);
+  Value f = LLVM::OrOp::create(b, loc,
+                               LLVM::AndOp::create(b, loc, base, notMask), ins);
   return one(castTo(b, loc, f, op->getResult(0).getType()));
 }
 
@@ -1360,18 +1493,25 @@ Results lowerBmsk(OpTy op, ValueRange args, ModifiersAttr mods,
   Value b1 = LLVM::AndOp::create(b, loc, bv, c31);
   Value mask0 = LLVM::ShlOp::create(b, loc, ones, a1);
   Value sum = LLVM::AddOp::create(b, loc, a1, b1);
-  Value overflow = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, sum, c32);
+  Value overflow =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, sum, c32);
   if (clamp) {
-    Value posOver = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, a, c32);
-    Value widthOver = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bv, c32);
+    Value posOver =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, a, c32);
+    Value widthOver =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bv, c32);
     mask0 = LLVM::SelectOp::create(b, loc, posOver, zero, mask0);
-    overflow = LLVM::OrOp::create(b, loc, overflow, LLVM::OrOp::create(b, loc, posOver, widthOver));
+    overflow = LLVM::OrOp::create(
+        b, loc, overflow, LLVM::OrOp::create(b, loc, posOver, widthOver));
   }
-  Value mask1 = LLVM::ShlOp::create(b, loc, ones, LLVM::AndOp::create(b, loc, sum, c31));
-  Value b1Zero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, b1, zero);
+  Value mask1 =
+      LLVM::ShlOp::create(b, loc, ones, LLVM::AndOp::create(b, loc, sum, c31));
+  Value b1Zero =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, b1, zero);
   mask1 = LLVM::SelectOp::create(b, loc, b1Zero, ones, mask1);
   mask1 = LLVM::SelectOp::create(b, loc, overflow, zero, mask1);
-  Value d = LLVM::AndOp::create(b, loc, mask0, LLVM::XOrOp::create(b, loc, mask1, ones));
+  Value d = LLVM::AndOp::create(b, loc, mask0,
+                                LLVM::XOrOp::create(b, loc, mask1, ones));
   return one(castTo(b, loc, d, op->getResult(0).getType()));
 }
 
@@ -1404,19 +1544,32 @@ Results lowerPrmt(OpTy op, ValueRange args, ModifiersAttr mods,
   if (mode) {
     int row;
     switch (*mode) {
-    case Mode::f4e: row = 0; break;
-    case Mode::b4e: row = 1; break;
-    case Mode::rc8: row = 2; break;
-    case Mode::ecl: row = 3; break;
-    case Mode::ecr: row = 4; break;
-    default: row = 5; break; // rc16
+    case Mode::f4e:
+      row = 0;
+      break;
+    case Mode::b4e:
+      row = 1;
+      break;
+    case Mode::rc8:
+      row = 2;
+      break;
+    case Mode::ecl:
+      row = 3;
+      break;
+    case Mode::ecr:
+      row = 4;
+      break;
+    default:
+      row = 5;
+      break; // rc16
     }
     Value idx = LLVM::AndOp::create(b, loc, c, constInt(b, loc, i32, 3));
     sel = constInt(b, loc, i32, kPatterns[row][0]);
     for (int k = 1; k < 4; ++k) {
       Value is = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, idx,
                                       constInt(b, loc, i32, k));
-      sel = LLVM::SelectOp::create(b, loc, is, constInt(b, loc, i32, kPatterns[row][k]), sel);
+      sel = LLVM::SelectOp::create(
+          b, loc, is, constInt(b, loc, i32, kPatterns[row][k]), sel);
     }
   }
   Value d = constInt(b, loc, i32, 0);
@@ -1426,23 +1579,29 @@ Results lowerPrmt(OpTy op, ValueRange args, ModifiersAttr mods,
         constInt(b, loc, i32, 0xf));
     Value idx = LLVM::AndOp::create(b, loc, nib, constInt(b, loc, i32, 7));
     Value shift = LLVM::ZExtOp::create(
-        b, loc, i64, LLVM::ShlOp::create(b, loc, idx, constInt(b, loc, i32, 3)));
+        b, loc, i64,
+        LLVM::ShlOp::create(b, loc, idx, constInt(b, loc, i32, 3)));
     Value byte = LLVM::AndOp::create(
-        b, loc, LLVM::TruncOp::create(b, loc, i32, LLVM::LShrOp::create(b, loc, src, shift)),
+        b, loc,
+        LLVM::TruncOp::create(b, loc, i32,
+                              LLVM::LShrOp::create(b, loc, src, shift)),
         constInt(b, loc, i32, 0xff));
     if (replicate) {
       Value rep = LLVM::ICmpOp::create(
           b, loc, LLVM::ICmpPredicate::ne,
-          LLVM::AndOp::create(b, loc, nib, constInt(b, loc, i32, 8)), constInt(b, loc, i32, 0));
+          LLVM::AndOp::create(b, loc, nib, constInt(b, loc, i32, 8)),
+          constInt(b, loc, i32, 0));
       Value neg = LLVM::ICmpOp::create(
           b, loc, LLVM::ICmpPredicate::ne,
-          LLVM::AndOp::create(b, loc, byte, constInt(b, loc, i32, 0x80)), constInt(b, loc, i32, 0));
-      Value fill = LLVM::SelectOp::create(b, loc, neg, constInt(b, loc, i32, 0xff),
-                                          constInt(b, loc, i32, 0));
+          LLVM::AndOp::create(b, loc, byte, constInt(b, loc, i32, 0x80)),
+          constInt(b, loc, i32, 0));
+      Value fill = LLVM::SelectOp::create(
+          b, loc, neg, constInt(b, loc, i32, 0xff), constInt(b, loc, i32, 0));
       byte = LLVM::SelectOp::create(b, loc, rep, fill, byte);
     }
-    d = LLVM::OrOp::create(b, loc, d,
-                           LLVM::ShlOp::create(b, loc, byte, constInt(b, loc, i32, 8 * i)));
+    d = LLVM::OrOp::create(
+        b, loc, d,
+        LLVM::ShlOp::create(b, loc, byte, constInt(b, loc, i32, 8 * i)));
   }
   return one(castTo(b, loc, d, op->getResult(0).getType()));
 }
@@ -1472,14 +1631,17 @@ Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
   for (int64_t i = 0; i < size; ++i) {
     Value inRange = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt,
                                          constInt(b, loc, i32, i), srcSize);
-    Value sp = LLVM::GEPOp::create(b, loc, src.getType(), i8, src,
-                                   ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-    Value dp = LLVM::GEPOp::create(b, loc, dst.getType(), i8, dst,
-                                   ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value sp =
+        LLVM::GEPOp::create(b, loc, src.getType(), i8, src,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value dp =
+        LLVM::GEPOp::create(b, loc, dst.getType(), i8, dst,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
     // Only bytes inside the source are read.
     Value safe = LLVM::SelectOp::create(b, loc, inRange, sp, src);
     Value v = LLVM::LoadOp::create(b, loc, i8, safe, 1);
-    Value byte = LLVM::SelectOp::create(b, loc, inRange, v, constInt(b, loc, i8, 0));
+    Value byte =
+        LLVM::SelectOp::create(b, loc, inRange, v, constInt(b, loc, i8, 0));
     LLVM::StoreOp::create(b, loc, byte, dp, 1);
   }
   return SmallVector<Value>{};
@@ -1510,9 +1672,9 @@ Results lowerSelp(OpTy op, ValueRange args, ModifiersAttr mods,
                   ConversionPatternRewriter &b, const Lowering &) {
   Location loc = op.getLoc();
   Type t = instType(op, mods);
-  Value r = LLVM::SelectOp::create(b, loc, castTo(b, loc, args[2], b.getI1Type()),
-                                   castTo(b, loc, args[0], t),
-                                   castTo(b, loc, args[1], t));
+  Value r = LLVM::SelectOp::create(
+      b, loc, castTo(b, loc, args[2], b.getI1Type()),
+      castTo(b, loc, args[0], t), castTo(b, loc, args[1], t));
   return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
@@ -1529,8 +1691,10 @@ Results lowerMov(OpTy op, ValueRange args, ModifiersAttr mods,
     Type it = b.getIntegerType(total);
     Value acc = constInt(b, loc, it, 0);
     for (auto [i, a] : llvm::enumerate(args)) {
-      Value bits = castTo(b, loc, castTo(b, loc, a, b.getIntegerType(part)), it);
-      Value sh = LLVM::ShlOp::create(b, loc, bits, constInt(b, loc, it, i * part));
+      Value bits =
+          castTo(b, loc, castTo(b, loc, a, b.getIntegerType(part)), it);
+      Value sh =
+          LLVM::ShlOp::create(b, loc, bits, constInt(b, loc, it, i * part));
       acc = LLVM::OrOp::create(b, loc, acc, sh);
     }
     return one(castTo(b, loc, acc, rt));
@@ -1542,7 +1706,8 @@ Results lowerMov(OpTy op, ValueRange args, ModifiersAttr mods,
   Value bits = castTo(b, loc, src, it);
   SmallVector<Value> results;
   for (unsigned i = 0; i < op->getNumResults(); ++i) {
-    Value sh = LLVM::LShrOp::create(b, loc, bits, constInt(b, loc, it, i * part));
+    Value sh =
+        LLVM::LShrOp::create(b, loc, bits, constInt(b, loc, it, i * part));
     Value p = LLVM::TruncOp::create(b, loc, b.getIntegerType(part), sh);
     results.push_back(castTo(b, loc, p, op->getResult(i).getType()));
   }
@@ -1554,8 +1719,10 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
                  ConversionPatternRewriter &b, const Lowering &) {
   Location loc = op.getLoc();
   TypeKind dk = *mods.getType(0), sk = *mods.getType(1);
-  Type dt = semanticType(op.getContext(), dk), st = semanticType(op.getContext(), sk);
-  bool ftz = (static_cast<uint64_t>(mods.getFlags()) & static_cast<uint64_t>(Flag::ftz));
+  Type dt = semanticType(op.getContext(), dk),
+       st = semanticType(op.getContext(), sk);
+  bool ftz = (static_cast<uint64_t>(mods.getFlags()) &
+              static_cast<uint64_t>(Flag::ftz));
   if (auto vt = dyn_cast<VectorType>(dt)) {
     // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower.
     Type et = vt.getElementType();
@@ -1628,12 +1795,13 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
                             : Value(LLVM::UIToFPOp::create(b, loc, dt, x));
   } else {
     unsigned dw = bitWidth(dt), sw = bitWidth(st);
-    r = dw == sw ? x
-        : dw < sw ? Value(LLVM::TruncOp::create(b, loc, dt, x))
+    r = dw == sw              ? x
+        : dw < sw             ? Value(LLVM::TruncOp::create(b, loc, dt, x))
         : isSignedIntType(sk) ? Value(LLVM::SExtOp::create(b, loc, dt, x))
                               : Value(LLVM::ZExtOp::create(b, loc, dt, x));
   }
-  return one(castTo(b, loc, r, op->getResult(0).getType(), isSignedIntType(dk)));
+  return one(
+      castTo(b, loc, r, op->getResult(0).getType(), isSignedIntType(dk)));
 }
 
 template <typename OpTy>
@@ -1644,8 +1812,9 @@ Results lowerCvta(OpTy op, ValueRange args, ModifiersAttr mods,
   bool toSpace = (static_cast<uint64_t>(mods.getFlags()) &
                   static_cast<uint64_t>(Flag::to)) != 0;
   MLIRContext *ctx = op.getContext();
-  Value p = l.pointer(b, loc, args[0], toSpace ? std::nullopt
-                                               : std::optional<StateSpace>(space));
+  Value p =
+      l.pointer(b, loc, args[0],
+                toSpace ? std::nullopt : std::optional<StateSpace>(space));
   Type to = LLVM::LLVMPointerType::get(
       ctx, toSpace ? l.target.getAddressSpace(space) : 0);
   Value q = castTo(b, loc, p, to);
@@ -1699,10 +1868,11 @@ Results lowerLd(OpTy op, ValueRange args, ModifiersAttr mods,
         ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
     if (ord != LLVM::AtomicOrdering::not_atomic) {
       ld.setOrdering(ord);
-      ld.setSyncscope(l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu)));
+      ld.setSyncscope(
+          l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu)));
     }
-    results.push_back(castTo(b, loc, ld, op->getResult(i).getType(),
-                             isSignedIntType(kind)));
+    results.push_back(
+        castTo(b, loc, ld, op->getResult(i).getType(), isSignedIntType(kind)));
   }
   return results;
 }
@@ -1722,8 +1892,9 @@ Results lowerSt(OpTy op, ValueRange args, ModifiersAttr mods,
   for (unsigned i = 1; i < args.size(); ++i) {
     Value p = ptr;
     if (i > 1)
-      p = LLVM::GEPOp::create(b, loc, ptr.getType(), t, ptr,
-                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i - 1)});
+      p = LLVM::GEPOp::create(
+          b, loc, ptr.getType(), t, ptr,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i - 1)});
     auto st = LLVM::StoreOp::create(b, loc, castTo(b, loc, args[i], t), p,
                                     i == 1 ? bytes * (args.size() - 1) : bytes,
                                     isVolatile);
@@ -1731,7 +1902,8 @@ Results lowerSt(OpTy op, ValueRange args, ModifiersAttr mods,
         ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
     if (ord != LLVM::AtomicOrdering::not_atomic) {
       st.setOrdering(ord);
-      st.setSyncscope(l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu)));
+      st.setSyncscope(
+          l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu)));
     }
   }
   return SmallVector<Value>{};
@@ -1746,18 +1918,21 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
   TypeKind kind = *mods.getType();
   Type t = semanticType(op.getContext(), kind);
   // PTX atomics without .sem are .relaxed; the default scope is .gpu.
-  LLVM::AtomicOrdering ord = ordering(mods.getSem(), LLVM::AtomicOrdering::monotonic);
-  StringRef scope = l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu));
+  LLVM::AtomicOrdering ord =
+      ordering(mods.getSem(), LLVM::AtomicOrdering::monotonic);
+  StringRef scope =
+      l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu));
   ReduceOp redOp = *mods.getRedOp();
   Value val = castTo(b, loc, args[1], t);
   Value r;
   if (redOp == ReduceOp::cas) {
     Value nv = castTo(b, loc, args[2], t);
-    LLVM::AtomicOrdering failOrd =
-        ord == LLVM::AtomicOrdering::acq_rel || ord == LLVM::AtomicOrdering::release
-            ? (ord == LLVM::AtomicOrdering::acq_rel ? LLVM::AtomicOrdering::acquire
-                                                    : LLVM::AtomicOrdering::monotonic)
-            : ord;
+    LLVM::AtomicOrdering failOrd = ord == LLVM::AtomicOrdering::acq_rel ||
+                                           ord == LLVM::AtomicOrdering::release
+                                       ? (ord == LLVM::AtomicOrdering::acq_rel
+                                              ? LLVM::AtomicOrdering::acquire
+                                              : LLVM::AtomicOrdering::monotonic)
+                                       : ord;
     auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, val, nv, ord, failOrd,
                                             scope);
     r = LLVM::ExtractValueOp::create(b, loc, cx, 0);
@@ -1766,16 +1941,34 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
     bool isF = isFloatType(kind), s = isSignedIntType(kind);
     B bin;
     switch (redOp) {
-    case ReduceOp::add: bin = isF ? B::fadd : B::add; break;
-    case ReduceOp::exch: bin = B::xchg; break;
-    case ReduceOp::and_: bin = B::_and; break;
-    case ReduceOp::or_: bin = B::_or; break;
-    case ReduceOp::xor_: bin = B::_xor; break;
-    case ReduceOp::min: bin = isF ? B::fmin : s ? B::min : B::umin; break;
-    case ReduceOp::max: bin = isF ? B::fmax : s ? B::max : B::umax; break;
+    case ReduceOp::add:
+      bin = isF ? B::fadd : B::add;
+      break;
+    case ReduceOp::exch:
+      bin = B::xchg;
+      break;
+    case ReduceOp::and_:
+      bin = B::_and;
+      break;
+    case ReduceOp::or_:
+      bin = B::_or;
+      break;
+    case ReduceOp::xor_:
+      bin = B::_xor;
+      break;
+    case ReduceOp::min:
+      bin = isF ? B::fmin : s ? B::min : B::umin;
+      break;
+    case ReduceOp::max:
+      bin = isF ? B::fmax : s ? B::max : B::umax;
+      break;
     // PTX inc: old >= b ? 0 : old + 1; dec: old == 0 || old > b ? b : old - 1.
-    case ReduceOp::inc: bin = B::uinc_wrap; break;
-    case ReduceOp::dec: bin = B::udec_wrap; break;
+    case ReduceOp::inc:
+      bin = B::uinc_wrap;
+      break;
+    case ReduceOp::dec:
+      bin = B::udec_wrap;
+      break;
     default:
       return op.emitError("unsupported: atomic .") << stringifyReduceOp(redOp);
     }
@@ -1801,9 +1994,9 @@ Results lowerFence(OpTy op, ValueRange, ModifiersAttr mods,
     for (Attribute e : extras)
       if (cast<StringAttr>(e).getValue() == "gl")
         scope = MemScope::gpu;
-  LLVM::AtomicOrdering ord =
-      mods.getSem() == MemSemantics::acq_rel ? LLVM::AtomicOrdering::acq_rel
-                                             : LLVM::AtomicOrdering::seq_cst;
+  LLVM::AtomicOrdering ord = mods.getSem() == MemSemantics::acq_rel
+                                 ? LLVM::AtomicOrdering::acq_rel
+                                 : LLVM::AtomicOrdering::seq_cst;
   LLVM::FenceOp::create(b, op.getLoc(), ord, l.target.getSyncScope(scope));
   return SmallVector<Value>{};
 }
@@ -1817,7 +2010,8 @@ Results lowerShfl(OpTy op, ValueRange args, ModifiersAttr mods,
   Location loc = op.getLoc();
   Type i32 = b.getI32Type();
   Value a = castTo(b, loc, args[0], i32);
-  Value bv = LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], i32), constInt(b, loc, i32, 31));
+  Value bv = LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], i32),
+                                 constInt(b, loc, i32, 31));
   Value c = castTo(b, loc, args[2], i32);
   Value lane = l.target.getSpecialRegister(b, loc, SReg::laneid, 0, i32);
   Value lane5 = LLVM::AndOp::create(b, loc, lane, constInt(b, loc, i32, 31));
@@ -1827,8 +2021,8 @@ Results lowerShfl(OpTy op, ValueRange args, ModifiersAttr mods,
       constInt(b, loc, i32, 31));
   Value notSeg = LLVM::XOrOp::create(b, loc, seg, constInt(b, loc, i32, -1));
   Value minLane = LLVM::AndOp::create(b, loc, lane5, seg);
-  Value maxLane = LLVM::OrOp::create(
-      b, loc, minLane, LLVM::AndOp::create(b, loc, cval, notSeg));
+  Value maxLane = LLVM::OrOp::create(b, loc, minLane,
+                                     LLVM::AndOp::create(b, loc, cval, notSeg));
   Value j, pval;
   using P = LLVM::ICmpPredicate;
   switch (*mods.getMode()) {
@@ -1874,9 +2068,10 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
   if (mode == Mode::ballot)
     return one(castTo(b, loc, ballot, op->getResult(0).getType()));
   Value zero = constInt(b, loc, i32, 0);
-  Value r = LLVM::ICmpOp::create(
-      b, loc, mode == Mode::all ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
-      ballot, zero);
+  Value r = LLVM::ICmpOp::create(b, loc,
+                                 mode == Mode::all ? LLVM::ICmpPredicate::eq
+                                                   : LLVM::ICmpPredicate::ne,
+                                 ballot, zero);
   return one(r);
 }
 
@@ -1920,8 +2115,8 @@ Results lowerRedux(OpTy op, ValueRange args, ModifiersAttr mods,
   Value c1 = constInt(b, loc, i32, 1);
   using P = LLVM::ICmpPredicate;
   for (int lane = 0; lane < 32; ++lane) {
-    Value v = l.target.createShuffle(b, loc, a, constInt(b, loc, i32, lane),
-                                     mask);
+    Value v =
+        l.target.createShuffle(b, loc, a, constInt(b, loc, i32, lane), mask);
     Value folded;
     switch (red) {
     case ReduceOp::add:
@@ -1937,8 +2132,8 @@ Results lowerRedux(OpTy op, ValueRange args, ModifiersAttr mods,
       folded = LLVM::XOrOp::create(b, loc, acc, v);
       break;
     default: { // min, max
-      P pred = red == ReduceOp::min ? (s ? P::slt : P::ult)
-                                    : (s ? P::sgt : P::ugt);
+      P pred =
+          red == ReduceOp::min ? (s ? P::slt : P::ult) : (s ? P::sgt : P::ugt);
       Value keep = LLVM::ICmpOp::create(b, loc, pred, acc, v);
       folded = LLVM::SelectOp::create(b, loc, keep, acc, v);
       break;
@@ -1947,8 +2142,8 @@ Results lowerRedux(OpTy op, ValueRange args, ModifiersAttr mods,
     Value bit = LLVM::AndOp::create(
         b, loc, LLVM::LShrOp::create(b, loc, mask, constInt(b, loc, i32, lane)),
         c1);
-    Value member = LLVM::ICmpOp::create(b, loc, P::ne, bit,
-                                        constInt(b, loc, i32, 0));
+    Value member =
+        LLVM::ICmpOp::create(b, loc, P::ne, bit, constInt(b, loc, i32, 0));
     acc = LLVM::SelectOp::create(b, loc, member, folded, acc);
   }
   return one(castTo(b, loc, acc, op->getResult(0).getType()));
@@ -1980,7 +2175,8 @@ struct ConvertPTXToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::string error;
-    std::unique_ptr<TargetInfo> target = createTargetInfo(targetName, chip, error);
+    std::unique_ptr<TargetInfo> target =
+        createTargetInfo(targetName, chip, error);
     if (!target) {
       module.emitError(error);
       return signalPassFailure();
@@ -2026,7 +2222,8 @@ void zluda::ptx::populatePTXToLLVMTypeConversion(TypeConverter &converter,
   auto cast = [](OpBuilder &b, Type to, ValueRange in, Location loc) -> Value {
     if (in.size() != 1)
       return Value();
-    if (isa<LLVM::LLVMPointerType>(to) && isa<LLVM::LLVMPointerType>(in[0].getType()))
+    if (isa<LLVM::LLVMPointerType>(to) &&
+        isa<LLVM::LLVMPointerType>(in[0].getType()))
       return LLVM::AddrSpaceCastOp::create(b, loc, to, in[0]);
     return UnrealizedConversionCastOp::create(b, loc, to, in).getResult(0);
   };
@@ -2109,7 +2306,8 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<CpAsyncWaitAllOp>(patterns, converter, l,
                             lowerNothing<CpAsyncWaitAllOp>);
   addInst<NanosleepOp>(patterns, converter, l, lowerNanosleep<NanosleepOp>);
-  addInst<BarWarpSyncOp>(patterns, converter, l, lowerWarpBarrier<BarWarpSyncOp>);
+  addInst<BarWarpSyncOp>(patterns, converter, l,
+                         lowerWarpBarrier<BarWarpSyncOp>);
   addInst<BfeOp>(patterns, converter, l, lowerBfe<BfeOp>);
   addInst<BfiOp>(patterns, converter, l, lowerBfi<BfiOp>);
   addInst<BmskOp>(patterns, converter, l, lowerBmsk<BmskOp>);
@@ -2125,15 +2323,16 @@ static llvm::SetVector<Operation *> reportUnsupported(ModuleOp module) {
     if (reason.empty())
       return;
     InFlightDiagnostic diag = op->emitError("unsupported: ") << reason;
-    Operation *fn = isa<EntryOp, FuncOp>(op)
-                        ? op
-                        : op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+    Operation *fn =
+        isa<EntryOp, FuncOp>(op)
+            ? op
+            : op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
     if (fn && !isa<EntryOp, FuncOp>(fn))
       fn = nullptr;
     if (fn)
       diag.attachNote() << "in '"
                         << fn->getAttrOfType<StringAttr>(
-                               SymbolTable::getSymbolAttrName())
+                                 SymbolTable::getSymbolAttrName())
                                .getValue()
                         << "'";
     holders.insert(fn);

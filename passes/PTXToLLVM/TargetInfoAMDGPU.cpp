@@ -110,9 +110,8 @@ public:
     // A wave32 wave is the warp: order its memory accesses and keep the
     // compiler from moving them across.
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "wavefront");
-    LLVM::CallIntrinsicOp::create(b, loc,
-                                  b.getStringAttr("llvm.amdgcn.wave.barrier"),
-                                  ValueRange());
+    LLVM::CallIntrinsicOp::create(
+        b, loc, b.getStringAttr("llvm.amdgcn.wave.barrier"), ValueRange());
   }
 
   Value createShuffle(OpBuilder &b, Location loc, Value value, Value srcLane,
@@ -230,16 +229,17 @@ zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
                             "gfx908", "gfx906", "gfx900", "gfx9-generic"},
                            true)
                     .Default(false);
-  error = wave64 ? ("'" + chip + "' runs wave64 only: not yet supported "
-                                 "(32-lane warps are emulated there later)")
+  error = wave64 ? ("'" + chip +
+                    "' runs wave64 only: not yet supported "
+                    "(32-lane warps are emulated there later)")
                        .str()
                  : ("unknown AMDGPU processor '" + chip + "'").str();
   return nullptr;
 }
 
 std::unique_ptr<TargetInfo> zluda::ptx::createTargetInfo(StringRef target,
-                                                        StringRef chip,
-                                                        std::string &error) {
+                                                         StringRef chip,
+                                                         std::string &error) {
   if (target == "amdgpu")
     return createAMDGPUTargetInfo(chip, error);
   if (target == "nvptx")

@@ -61,9 +61,11 @@ public:
     };
     switch (reg) {
     case SReg::tid:
-      return pick(NVVM::ThreadIdXOp(), NVVM::ThreadIdYOp(), NVVM::ThreadIdZOp());
+      return pick(NVVM::ThreadIdXOp(), NVVM::ThreadIdYOp(),
+                  NVVM::ThreadIdZOp());
     case SReg::ntid:
-      return pick(NVVM::BlockDimXOp(), NVVM::BlockDimYOp(), NVVM::BlockDimZOp());
+      return pick(NVVM::BlockDimXOp(), NVVM::BlockDimYOp(),
+                  NVVM::BlockDimZOp());
     case SReg::ctaid:
       return pick(NVVM::BlockIdXOp(), NVVM::BlockIdYOp(), NVVM::BlockIdZOp());
     case SReg::nctaid:
@@ -83,9 +85,8 @@ public:
 
   void createWarpBarrier(OpBuilder &b, Location loc) const override {
     Value all = LLVM::ConstantOp::create(b, loc, b.getI32Type(), -1);
-    LLVM::CallIntrinsicOp::create(b, loc,
-                                  b.getStringAttr("llvm.nvvm.bar.warp.sync"),
-                                  ValueRange{all});
+    LLVM::CallIntrinsicOp::create(
+        b, loc, b.getStringAttr("llvm.nvvm.bar.warp.sync"), ValueRange{all});
   }
 
   Value createShuffle(OpBuilder &b, Location loc, Value value, Value srcLane,
@@ -102,13 +103,14 @@ public:
                      Value memberMask) const override {
     return NVVM::VoteSyncOp::create(
         b, loc, b.getI32Type(), memberMask, pred,
-        NVVM::VoteSyncKindAttr::get(b.getContext(), NVVM::VoteSyncKind::ballot));
+        NVVM::VoteSyncKindAttr::get(b.getContext(),
+                                    NVVM::VoteSyncKind::ballot));
   }
 
   Value createActiveMask(OpBuilder &b, Location loc) const override {
-    return LLVM::CallIntrinsicOp::create(b, loc, b.getI32Type(),
-                                         b.getStringAttr("llvm.nvvm.activemask"),
-                                         ValueRange())
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getI32Type(), b.getStringAttr("llvm.nvvm.activemask"),
+               ValueRange())
         .getResult(0);
   }
 
@@ -150,7 +152,8 @@ public:
   void setKernelAttributes(LLVM::LLVMFuncOp func,
                            Operation *entry) const override {
     MLIRContext *ctx = func.getContext();
-    func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+    func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                  UnitAttr::get(ctx));
     if (auto max = entry->getAttrOfType<DenseI32ArrayAttr>("maxntid"))
       func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(), max);
     if (auto req = entry->getAttrOfType<DenseI32ArrayAttr>("reqntid"))
@@ -167,8 +170,8 @@ std::unique_ptr<TargetInfo>
 zluda::ptx::createNVPTXTargetInfo(StringRef chip, std::string &error) {
   unsigned sm;
   StringRef digits = chip;
-  if (!digits.consume_front("sm_") || digits.take_while(llvm::isDigit).getAsInteger(10, sm) ||
-      sm < 70) {
+  if (!digits.consume_front("sm_") ||
+      digits.take_while(llvm::isDigit).getAsInteger(10, sm) || sm < 70) {
     error = ("unknown or unsupported NVIDIA architecture '" + chip +
              "' (sm_70 and up)")
                 .str();
