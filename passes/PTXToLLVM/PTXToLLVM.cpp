@@ -224,7 +224,11 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "subc",
                                         "madc",
                                         "trap",
-                                        "isspacep"};
+                                        "isspacep",
+                                        "bfind",
+                                        "lop3",
+                                        "sad",
+                                        "dp4a"};
   return set;
 }
 
@@ -352,6 +356,10 @@ std::string unsupportedReason(Operation *op) {
   if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
     return text;
   if (name == "vote" && mods.getMode() == Mode::uni)
+    return text;
+  if (name == "lop3" &&
+      (op->getNumResults() != 1 || op->getNumOperands() != 4 ||
+       !matchPattern(op->getOperand(3), m_Constant())))
     return text;
   if (name == "isspacep" && mods.getSpace() != StateSpace::global &&
       mods.getSpace() != StateSpace::shared &&
@@ -1400,6 +1408,109 @@ Value lowMask(OpBuilder &b, Location loc, Type t, Value count) {
 }
 
 template <typename OpTy>
+Results lowerBfind(OpTy op, ValueRange args, ModifiersAttr mods,
+                   ConversionPatternRewriter &b, const Lowering &) {
+  // The position of the most significant bit that differs from the sign
+  // (signed) or is 1 (unsigned); .shiftamt gives width - 1 - position, the
+  // left shift that brings it to the top. No such bit: 0xffffffff.
+  Location loc = op.getLoc();
+  Type t = instType(op, mods);
+  Type i32 = b.getI32Type();
+  unsigned w = bitWidth(t);
+  Value a = castTo(b, loc, args[0], t);
+  if (isSignedIntType(*mods.getType())) {
+    Value neg = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, a,
+                                     constInt(b, loc, t, 0));
+    a = LLVM::SelectOp::create(
+        b, loc, neg, LLVM::XOrOp::create(b, loc, a, constInt(b, loc, t, -1)),
+        a);
+  }
+  Value clz = castTo(
+      b, loc, LLVM::CountLeadingZerosOp::create(b, loc, t, a, false), i32);
+  bool shiftAmt = (static_cast<uint64_t>(mods.getFlags()) &
+                   static_cast<uint64_t>(Flag::shiftamt)) != 0;
+  Value r = shiftAmt ? clz
+                     : Value(LLVM::SubOp::create(
+                           b, loc, constInt(b, loc, i32, w - 1), clz));
+  Value none = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, a,
+                                    constInt(b, loc, t, 0));
+  r = LLVM::SelectOp::create(b, loc, none, constInt(b, loc, i32, -1), r);
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerLop3(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  // Bit i of the table is F(a, b, c) for a = i & 4, b = i & 2, c = i & 1
+  // (ta = 0xF0, tb = 0xCC, tc = 0xAA): d is the OR of the selected
+  // minterms, which LLVM folds to the few operations it needs.
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  APInt lut;
+  if (!matchPattern(op->getOperand(3), m_ConstantInt(&lut)))
+    return op.emitError("unsupported: lop3 with a non-constant table");
+  Value in[3], inv[3];
+  Value ones = constInt(b, loc, i32, -1);
+  for (int k = 0; k < 3; ++k) {
+    in[k] = castTo(b, loc, args[k], i32);
+    inv[k] = LLVM::XOrOp::create(b, loc, in[k], ones);
+  }
+  Value d = constInt(b, loc, i32, 0);
+  for (unsigned i = 0; i < 8; ++i) {
+    if (!lut[i])
+      continue;
+    Value term = LLVM::AndOp::create(b, loc, (i & 4) ? in[0] : inv[0],
+                                     (i & 2) ? in[1] : inv[1]);
+    term = LLVM::AndOp::create(b, loc, term, (i & 1) ? in[2] : inv[2]);
+    d = LLVM::OrOp::create(b, loc, d, term);
+  }
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerSad(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  // d = c + |a - b|, the difference taken in the type's signedness.
+  Location loc = op.getLoc();
+  Type t = instType(op, mods);
+  Value a = castTo(b, loc, args[0], t), bv = castTo(b, loc, args[1], t);
+  Value c = castTo(b, loc, args[2], t);
+  bool s = isSignedIntType(*mods.getType());
+  Value less = LLVM::ICmpOp::create(
+      b, loc, s ? LLVM::ICmpPredicate::slt : LLVM::ICmpPredicate::ult, a, bv);
+  Value diff =
+      LLVM::SelectOp::create(b, loc, less, LLVM::SubOp::create(b, loc, bv, a),
+                             LLVM::SubOp::create(b, loc, a, bv));
+  return one(castTo(b, loc, LLVM::AddOp::create(b, loc, c, diff),
+                    op->getResult(0).getType()));
+}
+
+template <typename OpTy>
+Results lowerDp4a(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &) {
+  // d = c + sum of the four byte products, each byte extended by its
+  // operand's type (dp4a.atype.btype).
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type(), i8 = b.getI8Type();
+  bool sa = isSignedIntType(*mods.getType(0));
+  bool sb = isSignedIntType(*mods.getType(1));
+  Value a = castTo(b, loc, args[0], i32), bv = castTo(b, loc, args[1], i32);
+  Value d = castTo(b, loc, args[2], i32);
+  auto byte = [&](Value v, unsigned k, bool s) -> Value {
+    Value x = LLVM::TruncOp::create(
+        b, loc, i8,
+        LLVM::LShrOp::create(b, loc, v, constInt(b, loc, i32, 8 * k)));
+    return s ? Value(LLVM::SExtOp::create(b, loc, i32, x))
+             : Value(LLVM::ZExtOp::create(b, loc, i32, x));
+  };
+  for (unsigned k = 0; k < 4; ++k)
+    d = LLVM::AddOp::create(
+        b, loc, d,
+        LLVM::MulOp::create(b, loc, byte(a, k, sa), byte(bv, k, sb)));
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
+template <typename OpTy>
 Results lowerBfe(OpTy op, ValueRange args, ModifiersAttr mods,
                  ConversionPatternRewriter &b, const Lowering &) {
   // PTX ISA: pos = b & 0xff, len = c & 0xff; bit i of d is a[pos + i] for
@@ -2309,6 +2420,10 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<BarWarpSyncOp>(patterns, converter, l,
                          lowerWarpBarrier<BarWarpSyncOp>);
   addInst<BfeOp>(patterns, converter, l, lowerBfe<BfeOp>);
+  addInst<BfindOp>(patterns, converter, l, lowerBfind<BfindOp>);
+  addInst<Lop3Op>(patterns, converter, l, lowerLop3<Lop3Op>);
+  addInst<SadOp>(patterns, converter, l, lowerSad<SadOp>);
+  addInst<Dp4aOp>(patterns, converter, l, lowerDp4a<Dp4aOp>);
   addInst<BfiOp>(patterns, converter, l, lowerBfi<BfiOp>);
   addInst<BmskOp>(patterns, converter, l, lowerBmsk<BmskOp>);
   addInst<PrmtOp>(patterns, converter, l, lowerPrmt<PrmtOp>);

@@ -197,6 +197,17 @@ SWEEPS = {
                  "  isspacep.local %p6, %rd14;\n  selp.u32 %r9, 1, 0, %p4;\n"
                  "  selp.u32 %r12, 2, 0, %p5;\n  or.b32 %r9, %r9, %r12;\n"
                  "  selp.u32 %r12, 4, 0, %p6;\n  or.b32 %r9, %r9, %r12;\n  }"),
+    # Bit search, arbitrary logic, sums of differences, byte dot products.
+    "bfind_u32": i1("bfind.u32"), "bfind_s32": i1("bfind.s32"),
+    "bfind_shiftamt_u32": i1("bfind.shiftamt.u32"),
+    "bfind_shiftamt_s32": i1("bfind.shiftamt.s32"),
+    "bfind_s64": "  mov.b64 %rd12, {%r6, %r7};\n  bfind.s64 %r9, %rd12;",
+    "bfind_shiftamt_u64": "  mov.b64 %rd12, {%r7, %r6};\n  bfind.shiftamt.u64 %r9, %rd12;",
+    **{f"lop3_{lut:02x}": f"  lop3.b32 %r9, %r6, %r7, %r8, 0x{lut:02x};"
+       for lut in [0x00, 0xff, 0x96, 0xe8, 0x1b, 0x6a, 0xca]},
+    "sad_u32": i3("sad.u32"), "sad_s32": i3("sad.s32"),
+    **{f"dp4a_{x}_{y}": i3(f"dp4a.{x}.{y}")
+       for x in ["u32", "s32"] for y in ["u32", "s32"]},
     # Lane masks (derived from %laneid by the lowering).
     "lanemask_eq": "  mov.u32 %r9, %lanemask_eq;",
     "lanemask_lt": "  mov.u32 %r9, %lanemask_lt;",
