@@ -228,7 +228,9 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "bfind",
                                         "lop3",
                                         "sad",
-                                        "dp4a"};
+                                        "dp4a",
+                                        "bar.red",
+                                        "barrier.red"};
   return set;
 }
 
@@ -357,6 +359,8 @@ std::string unsupportedReason(Operation *op) {
     return text;
   if (name == "vote" && mods.getMode() == Mode::uni)
     return text;
+  if ((name == "bar.red" || name == "barrier.red") && op->getNumOperands() != 2)
+    return text + " with a thread count";
   if (name == "lop3" &&
       (op->getNumResults() != 1 || op->getNumOperands() != 4 ||
        !matchPattern(op->getOperand(3), m_Constant())))
@@ -2090,6 +2094,74 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
   return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
+/// The module's `bar.red` scratch in LDS: [0] the count, [1] a dummy that
+/// the threads other than the first store to, so no branch is needed.
+Value barrierReductionSlots(OpBuilder &b, Operation *op) {
+  constexpr StringLiteral name = "__zluda_bar_red";
+  MLIRContext *ctx = b.getContext();
+  auto module = op->getParentOfType<ModuleOp>();
+  Type type = LLVM::LLVMArrayType::get(b.getI32Type(), 2);
+  Location loc = op->getLoc();
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto g = LLVM::GlobalOp::create(
+        b, loc, type, false, LLVM::Linkage::Internal, name, Attribute(), 4, 3);
+    b.createBlock(&g.getInitializerRegion());
+    LLVM::ReturnOp::create(b, loc,
+                           LLVM::PoisonOp::create(b, loc, type).getResult());
+  }
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
+                                   name);
+}
+
+template <typename OpTy>
+Results lowerBarRed(OpTy op, ValueRange args, ModifiersAttr mods,
+                    ConversionPatternRewriter &b, const Lowering &l) {
+  // Barrier; the first thread zeroes the count; barrier; every thread adds
+  // its predicate (.and: its negation) with an LDS atomic; barrier; all
+  // read the count. The next bar.red zeroes only after its first barrier,
+  // which every thread reaches after its read.
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  Value pred = castTo(b, loc, args.back(), i1);
+  ReduceOp red = *mods.getRedOp();
+  if (red == ReduceOp::and_)
+    pred = LLVM::XOrOp::create(b, loc, pred, constInt(b, loc, i1, 1));
+  Value inc = LLVM::ZExtOp::create(b, loc, i32, pred);
+  Value tid = constInt(b, loc, i32, 0);
+  for (char dim : {'x', 'y', 'z'})
+    tid = LLVM::OrOp::create(
+        b, loc, tid, l.target.getSpecialRegister(b, loc, SReg::tid, dim, i32));
+  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
+                                     constInt(b, loc, i32, 0));
+  Value slots = barrierReductionSlots(b, op);
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Type arrayType = LLVM::LLVMArrayType::get(i32, 2);
+  Value index = LLVM::SelectOp::create(b, loc, first, constInt(b, loc, i32, 0),
+                                       constInt(b, loc, i32, 1));
+  Value resetSlot = LLVM::GEPOp::create(b, loc, ptr3, arrayType, slots,
+                                        ArrayRef<LLVM::GEPArg>{0, index});
+  Value count = LLVM::GEPOp::create(b, loc, ptr3, arrayType, slots,
+                                    ArrayRef<LLVM::GEPArg>{0, 0});
+  l.target.createBarrier(b, loc);
+  LLVM::StoreOp::create(b, loc, constInt(b, loc, i32, 0), resetSlot, 4);
+  l.target.createBarrier(b, loc);
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, count, inc,
+                            LLVM::AtomicOrdering::monotonic,
+                            l.target.getSyncScope(MemScope::cta));
+  l.target.createBarrier(b, loc);
+  Value total = LLVM::LoadOp::create(b, loc, i32, count, 4);
+  if (red == ReduceOp::popc)
+    return one(castTo(b, loc, total, op->getResult(0).getType()));
+  // .or: some thread's predicate held; .and: no thread's negation held.
+  Value r = LLVM::ICmpOp::create(
+      b, loc,
+      red == ReduceOp::and_ ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
+      total, constInt(b, loc, i32, 0));
+  return one(r);
+}
+
 template <typename OpTy>
 Results lowerBarrier(OpTy op, ValueRange args, ModifiersAttr,
                      ConversionPatternRewriter &b, const Lowering &l) {
@@ -2420,6 +2492,8 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<BarWarpSyncOp>(patterns, converter, l,
                          lowerWarpBarrier<BarWarpSyncOp>);
   addInst<BfeOp>(patterns, converter, l, lowerBfe<BfeOp>);
+  addInst<BarRedOp>(patterns, converter, l, lowerBarRed<BarRedOp>);
+  addInst<BarrierRedOp>(patterns, converter, l, lowerBarRed<BarrierRedOp>);
   addInst<BfindOp>(patterns, converter, l, lowerBfind<BfindOp>);
   addInst<Lop3Op>(patterns, converter, l, lowerLop3<Lop3Op>);
   addInst<SadOp>(patterns, converter, l, lowerSad<SadOp>);

@@ -208,6 +208,17 @@ SWEEPS = {
     "sad_u32": i3("sad.u32"), "sad_s32": i3("sad.s32"),
     **{f"dp4a_{x}_{y}": i3(f"dp4a.{x}.{y}")
        for x in ["u32", "s32"] for y in ["u32", "s32"]},
+    # CTA-wide reductions (256 threads a block): popc of a & 7 == 0, then
+    # .or of a & 255 == 0 and .and of a & 255 != 0 right after it.
+    "bar_red": ("  and.b32 %r11, %r6, 7;\n  setp.eq.u32 %p2, %r11, 0;\n"
+                "  bar.red.popc.u32 %r9, 0, %p2;\n"
+                "  and.b32 %r11, %r6, 255;\n  setp.eq.u32 %p3, %r11, 0;\n"
+                "  bar.red.or.pred %p4, 0, %p3;\n"
+                "  bar.red.and.pred %p5, 0, !%p3;\n"
+                "  selp.u32 %r10, 1, 0, %p4;\n  selp.u32 %r12, 2, 0, %p5;\n"
+                "  or.b32 %r10, %r10, %r12;"),
+    "barrier_red_popc": ("  and.b32 %r11, %r7, 1;\n  setp.eq.u32 %p2, %r11, 0;\n"
+                         "  barrier.red.popc.u32 %r9, 0, %p2;"),
     # Lane masks (derived from %laneid by the lowering).
     "lanemask_eq": "  mov.u32 %r9, %lanemask_eq;",
     "lanemask_lt": "  mov.u32 %r9, %lanemask_lt;",
