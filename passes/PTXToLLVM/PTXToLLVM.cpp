@@ -230,7 +230,8 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "sad",
                                         "dp4a",
                                         "bar.red",
-                                        "barrier.red"};
+                                        "barrier.red",
+                                        "match"};
   return set;
 }
 
@@ -2333,6 +2334,52 @@ Results lowerRedux(OpTy op, ValueRange args, ModifiersAttr mods,
 }
 
 template <typename OpTy>
+Results lowerMatch(OpTy op, ValueRange args, ModifiersAttr mods,
+                   ConversionPatternRewriter &b, const Lowering &l) {
+  // .any: the member lanes holding this lane's value; .all: the member mask
+  // if every member holds the same value, else 0 (p: whether they do). As
+  // for redux, each member lane is read at a constant index and lanes
+  // outside the mask are skipped.
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Type t = instType(op, mods);
+  bool wide = bitWidth(t) == 64;
+  Value a = castTo(b, loc, args[0], t);
+  Value mask = castTo(b, loc, args[1], i32);
+  Value lo = wide ? Value(LLVM::TruncOp::create(b, loc, i32, a)) : a;
+  Value hi =
+      wide ? Value(LLVM::TruncOp::create(
+                 b, loc, i32,
+                 LLVM::LShrOp::create(b, loc, a, constInt(b, loc, t, 32))))
+           : Value();
+  using P = LLVM::ICmpPredicate;
+  Value same = constInt(b, loc, i32, 0);
+  for (int lane = 0; lane < 32; ++lane) {
+    Value idx = constInt(b, loc, i32, lane);
+    Value eq = LLVM::ICmpOp::create(
+        b, loc, P::eq, l.target.createShuffle(b, loc, lo, idx, mask), lo);
+    if (wide)
+      eq = LLVM::AndOp::create(
+          b, loc, eq,
+          LLVM::ICmpOp::create(b, loc, P::eq,
+                               l.target.createShuffle(b, loc, hi, idx, mask),
+                               hi));
+    Value bit =
+        LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i32, eq), idx);
+    same = LLVM::OrOp::create(b, loc, same, bit);
+  }
+  same = LLVM::AndOp::create(b, loc, same, mask);
+  if (mods.getMode() != Mode::all)
+    return one(castTo(b, loc, same, op->getResult(0).getType()));
+  Value all = LLVM::ICmpOp::create(b, loc, P::eq, same, mask);
+  Value d = LLVM::SelectOp::create(b, loc, all, mask, constInt(b, loc, i32, 0));
+  SmallVector<Value> results = {castTo(b, loc, d, op->getResult(0).getType())};
+  if (op->getNumResults() > 1)
+    results.push_back(all);
+  return results;
+}
+
+template <typename OpTy>
 Results lowerActivemask(OpTy op, ValueRange, ModifiersAttr,
                         ConversionPatternRewriter &b, const Lowering &l) {
   return one(castTo(b, op.getLoc(), l.target.createActiveMask(b, op.getLoc()),
@@ -2475,6 +2522,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<ShflOp>(patterns, converter, l, lowerShfl<ShflOp>);
   addInst<VoteOp>(patterns, converter, l, lowerVote<VoteOp>);
   addInst<ReduxOp>(patterns, converter, l, lowerRedux<ReduxOp>);
+  addInst<MatchOp>(patterns, converter, l, lowerMatch<MatchOp>);
   addInst<TrapOp>(patterns, converter, l, lowerTrap<TrapOp>);
   addInst<IsspacepOp>(patterns, converter, l, lowerIsspacep<IsspacepOp>);
   addInst<ActivemaskOp>(patterns, converter, l, lowerActivemask<ActivemaskOp>);

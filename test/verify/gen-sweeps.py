@@ -219,6 +219,18 @@ SWEEPS = {
                 "  or.b32 %r10, %r10, %r12;"),
     "barrier_red_popc": ("  and.b32 %r11, %r7, 1;\n  setp.eq.u32 %p2, %r11, 0;\n"
                          "  barrier.red.popc.u32 %r9, 0, %p2;"),
+    # Warp matches: values with collisions (a & 3, b & 1), a itself (equal
+    # over long runs of the edge-value triples), and the even lanes only.
+    "match_any_b32": "  and.b32 %r11, %r6, 3;\n  match.any.sync.b32 %r9, %r11, -1;",
+    "match_any_b64": ("  and.b32 %r11, %r6, 3;\n  and.b32 %r12, %r7, 1;\n"
+                      "  mov.b64 %rd12, {%r11, %r12};\n  match.any.sync.b64 %r9, %rd12, -1;"),
+    "match_all_b32": ("  match.all.sync.b32 %r9|%p2, %r6, -1;\n  selp.u32 %r10, 1, 0, %p2;"),
+    "match_all_b64": ("  mov.b64 %rd12, {%r6, %r6};\n  match.all.sync.b64 %r9|%p2, %rd12, -1;\n"
+                      "  selp.u32 %r10, 1, 0, %p2;"),
+    "match_any_even": ("  mov.u32 %r11, %laneid;\n  and.b32 %r12, %r11, 1;\n"
+                       "  setp.ne.u32 %p2, %r12, 0;\n  mov.u32 %r9, 7;\n"
+                       "  and.b32 %r13, %r6, 3;\n  @%p2 bra MSKIP;\n"
+                       "  match.any.sync.b32 %r9, %r13, 0x55555555;\nMSKIP:"),
     # Lane masks (derived from %laneid by the lowering).
     "lanemask_eq": "  mov.u32 %r9, %lanemask_eq;",
     "lanemask_lt": "  mov.u32 %r9, %lanemask_lt;",
