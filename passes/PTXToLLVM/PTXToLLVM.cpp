@@ -235,7 +235,11 @@ const llvm::StringSet<> &supportedInstructions() {
   return set;
 }
 
-/// Why the lowering cannot handle `op`, or empty.
+/// Whether the instruction carries the modifier flag `f`.
+bool hasFlag(ModifiersAttr mods, Flag f) {
+  return bitEnumContainsAny(mods.getFlags(), f);
+}
+
 /// A dense initializer is lowered for an array (of scalars) it does not
 /// overrun, in row-major order.
 bool denseInitializerFits(GlobalOp op) {
@@ -250,6 +254,7 @@ bool denseInitializerFits(GlobalOp op) {
   return dense.getNumElements() <= count;
 }
 
+/// Why the lowering cannot handle `op`, or empty.
 std::string unsupportedReason(Operation *op) {
   StringRef name = op->getName().stripDialect();
   if (auto global = dyn_cast<GlobalOp>(op)) {
@@ -314,8 +319,7 @@ std::string unsupportedReason(Operation *op) {
     os << '.' << m;
   if (!supportedInstructions().contains(name))
     return text;
-  uint64_t flags = static_cast<uint64_t>(mods.getFlags());
-  auto has = [&](Flag f) { return (flags & static_cast<uint64_t>(f)) != 0; };
+  auto has = [&](Flag f) { return hasFlag(mods, f); };
   // Modifiers not lowered yet.
   bool onlyGl = name == "membar" && mods.getExtras() &&
                 mods.getExtras().size() == 1 &&
@@ -880,10 +884,8 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
   Type resT = op->getResult(0).getType();
   bool isFloat = isFloatType(kind);
   bool isSigned = isSignedIntType(kind);
-  bool ftz = (static_cast<uint64_t>(mods.getFlags()) &
-              static_cast<uint64_t>(Flag::ftz)) != 0;
-  bool sat = (static_cast<uint64_t>(mods.getFlags()) &
-              static_cast<uint64_t>(Flag::sat)) != 0;
+  bool ftz = hasFlag(mods, Flag::ftz);
+  bool sat = hasFlag(mods, Flag::sat);
   std::optional<Mode> mode = mods.getMode();
   SmallVector<Value> in;
   for (auto [i, a] : llvm::enumerate(args)) {
@@ -1080,8 +1082,7 @@ Results lowerCarryArith(Operation *op, ValueRange args, ModifiersAttr mods,
   Type t = instType(op, mods);
   unsigned w = bitWidth(t);
   bool carryIn = name.ends_with("c");
-  bool carryOut = (static_cast<uint64_t>(mods.getFlags()) &
-                   static_cast<uint64_t>(Flag::cc)) != 0;
+  bool carryOut = hasFlag(mods, Flag::cc);
   bool isSub = name.starts_with("sub");
   SmallVector<Value> in;
   for (Value a : args)
@@ -1139,7 +1140,7 @@ Results lowerCarryArith(Operation *op, ValueRange args, ModifiersAttr mods,
 template <typename OpTy>
 Results lowerArithOp(OpTy op, ValueRange args, ModifiersAttr mods,
                      ConversionPatternRewriter &b, const Lowering &l) {
-  if (static_cast<uint64_t>(mods.getFlags()) & static_cast<uint64_t>(Flag::cc))
+  if (hasFlag(mods, Flag::cc))
     return lowerCarryArith(op, args, mods, b, l);
   return lowerArith(op, args, mods, b, l);
 }
@@ -1183,8 +1184,7 @@ FailureOr<Value> compare(Operation *op, Value x, Value y, TypeKind kind,
   Location loc = op->getLoc();
   CmpOp cmp = *mods.getCmp();
   if (isFloatType(kind)) {
-    if ((static_cast<uint64_t>(mods.getFlags()) &
-         static_cast<uint64_t>(Flag::ftz))) {
+    if (hasFlag(mods, Flag::ftz)) {
       x = flushDenormal(b, loc, x);
       y = flushDenormal(b, loc, y);
     }
@@ -1374,8 +1374,7 @@ Results lowerShf(OpTy op, ValueRange args, ModifiersAttr mods,
   Value lo = castTo(b, loc, args[0], i32), hi = castTo(b, loc, args[1], i32);
   Value n = castTo(b, loc, args[2], i32);
   bool left = mods.getMode() == Mode::l;
-  bool clamp = (static_cast<uint64_t>(mods.getFlags()) &
-                static_cast<uint64_t>(Flag::clamp)) != 0;
+  bool clamp = hasFlag(mods, Flag::clamp);
   Value r = left ? Value(LLVM::FshlOp::create(b, loc, hi, lo, n))
                  : Value(LLVM::FshrOp::create(b, loc, hi, lo, n));
   if (clamp) {
@@ -1432,8 +1431,7 @@ Results lowerBfind(OpTy op, ValueRange args, ModifiersAttr mods,
   }
   Value clz = castTo(
       b, loc, LLVM::CountLeadingZerosOp::create(b, loc, t, a, false), i32);
-  bool shiftAmt = (static_cast<uint64_t>(mods.getFlags()) &
-                   static_cast<uint64_t>(Flag::shiftamt)) != 0;
+  bool shiftAmt = hasFlag(mods, Flag::shiftamt);
   Value r = shiftAmt ? clz
                      : Value(LLVM::SubOp::create(
                            b, loc, constInt(b, loc, i32, w - 1), clz));
@@ -1601,8 +1599,7 @@ Results lowerBmsk(OpTy op, ValueRange args, ModifiersAttr mods,
   Location loc = op.getLoc();
   Type i32 = b.getI32Type();
   Value a = castTo(b, loc, args[0], i32), bv = castTo(b, loc, args[1], i32);
-  bool clamp = (static_cast<uint64_t>(mods.getFlags()) &
-                static_cast<uint64_t>(Flag::clamp)) != 0;
+  bool clamp = hasFlag(mods, Flag::clamp);
   Value c31 = constInt(b, loc, i32, 31), c32 = constInt(b, loc, i32, 32);
   Value ones = constInt(b, loc, i32, -1), zero = constInt(b, loc, i32, 0);
   Value a1 = LLVM::AndOp::create(b, loc, a, c31);
@@ -1734,8 +1731,7 @@ Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
   int64_t size = cast<IntegerAttr>(sizeAttr).getInt();
   Value dst = l.pointer(b, loc, args[0], StateSpace::shared);
   Value src = l.pointer(b, loc, args[1], StateSpace::global);
-  bool hint = (static_cast<uint64_t>(mods.getFlags()) &
-               static_cast<uint64_t>(Flag::L2_cache_hint)) != 0;
+  bool hint = hasFlag(mods, Flag::L2_cache_hint);
   bool hasSrcSize = args.size() - (hint ? 1 : 0) >= 4;
   Type i8 = b.getI8Type(), i32 = b.getI32Type();
   if (!hasSrcSize) {
@@ -1837,8 +1833,7 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
   TypeKind dk = *mods.getType(0), sk = *mods.getType(1);
   Type dt = semanticType(op.getContext(), dk),
        st = semanticType(op.getContext(), sk);
-  bool ftz = (static_cast<uint64_t>(mods.getFlags()) &
-              static_cast<uint64_t>(Flag::ftz));
+  bool ftz = hasFlag(mods, Flag::ftz);
   if (auto vt = dyn_cast<VectorType>(dt)) {
     // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower.
     Type et = vt.getElementType();
@@ -1925,8 +1920,7 @@ Results lowerCvta(OpTy op, ValueRange args, ModifiersAttr mods,
                   ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op.getLoc();
   StateSpace space = *mods.getSpace();
-  bool toSpace = (static_cast<uint64_t>(mods.getFlags()) &
-                  static_cast<uint64_t>(Flag::to)) != 0;
+  bool toSpace = hasFlag(mods, Flag::to);
   MLIRContext *ctx = op.getContext();
   Value p =
       l.pointer(b, loc, args[0],
@@ -1969,8 +1963,7 @@ Results lowerLd(OpTy op, ValueRange args, ModifiersAttr mods,
   TypeKind kind = *mods.getType();
   Type t = semanticType(op.getContext(), kind);
   unsigned n = std::max(1u, mods.getVec());
-  bool isVolatile = (static_cast<uint64_t>(mods.getFlags()) &
-                     static_cast<uint64_t>(Flag::volatile_)) != 0;
+  bool isVolatile = hasFlag(mods, Flag::volatile_);
   SmallVector<Value> results;
   unsigned bytes = std::max(1u, bitWidth(t) / 8);
   for (unsigned i = 0; i < n; ++i) {
@@ -2002,8 +1995,7 @@ Results lowerSt(OpTy op, ValueRange args, ModifiersAttr mods,
     space.reset();
   Value ptr = l.pointer(b, loc, args[0], space);
   Type t = semanticType(op.getContext(), *mods.getType());
-  bool isVolatile = (static_cast<uint64_t>(mods.getFlags()) &
-                     static_cast<uint64_t>(Flag::volatile_)) != 0;
+  bool isVolatile = hasFlag(mods, Flag::volatile_);
   unsigned bytes = std::max(1u, bitWidth(t) / 8);
   for (unsigned i = 1; i < args.size(); ++i) {
     Value p = ptr;
