@@ -875,6 +875,20 @@ Type instType(Operation *op, ModifiersAttr mods, unsigned i = 0) {
   return semanticType(op->getContext(), *mods.getType(i));
 }
 
+/// The high half of the double-width product of `x` and `y` (mul.hi).
+Value mulHigh(OpBuilder &b, Location loc, Value x, Value y, bool isSigned) {
+  Type t = x.getType();
+  unsigned w = bitWidth(t);
+  Type wide = b.getIntegerType(2 * w);
+  auto ext = [&](Value v) -> Value {
+    return isSigned ? Value(LLVM::SExtOp::create(b, loc, wide, v))
+                    : Value(LLVM::ZExtOp::create(b, loc, wide, v));
+  };
+  Value p = LLVM::MulOp::create(b, loc, ext(x), ext(y));
+  Value sh = LLVM::LShrOp::create(b, loc, p, constInt(b, loc, wide, w));
+  return LLVM::TruncOp::create(b, loc, t, sh);
+}
+
 Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
                    ConversionPatternRewriter &b, const Lowering &) {
   Location loc = op->getLoc();
@@ -983,11 +997,8 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
                     : Value(LLVM::ZExtOp::create(b, loc, wide, v));
   };
   auto mulFull = [&]() -> Value {
-    if (mode == Mode::hi) {
-      Value p = LLVM::MulOp::create(b, loc, ext(in[0]), ext(in[1]));
-      Value sh = LLVM::LShrOp::create(b, loc, p, constInt(b, loc, wide, w));
-      return LLVM::TruncOp::create(b, loc, t, sh);
-    }
+    if (mode == Mode::hi)
+      return mulHigh(b, loc, in[0], in[1], isSigned);
     if (mode == Mode::wide)
       return LLVM::MulOp::create(b, loc, ext(in[0]), ext(in[1]));
     return LLVM::MulOp::create(b, loc, in[0], in[1]);
@@ -1091,20 +1102,9 @@ Results lowerCarryArith(Operation *op, ValueRange args, ModifiersAttr mods,
   if (name.starts_with("mad")) {
     // The product's low or high half (signed for .s32), then + c.
     Mode mode = mods.getMode().value_or(Mode::lo);
-    if (mode == Mode::hi) {
-      Type wide = b.getIntegerType(2 * w);
-      bool s = isSignedIntType(*mods.getType());
-      auto ext = [&](Value v) -> Value {
-        return s ? Value(LLVM::SExtOp::create(b, loc, wide, v))
-                 : Value(LLVM::ZExtOp::create(b, loc, wide, v));
-      };
-      Value p = LLVM::MulOp::create(b, loc, ext(x), ext(y));
-      x = LLVM::TruncOp::create(
-          b, loc, t,
-          LLVM::LShrOp::create(b, loc, p, constInt(b, loc, wide, w)));
-    } else {
-      x = LLVM::MulOp::create(b, loc, x, y);
-    }
+    x = mode == Mode::hi
+            ? mulHigh(b, loc, x, y, isSignedIntType(*mods.getType()))
+            : Value(LLVM::MulOp::create(b, loc, x, y));
     y = in[2];
   }
   using P = LLVM::ICmpPredicate;
