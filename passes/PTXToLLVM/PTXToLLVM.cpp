@@ -246,10 +246,11 @@ bool denseInitializerFits(GlobalOp op) {
   auto dense = dyn_cast_or_null<DenseElementsAttr>(op.getInitAttr());
   if (!dense)
     return true;
-  if (op.getVec() || !op.getDims() || op.getDims()->empty())
+  std::optional<ArrayRef<int64_t>> dims = op.getDims();
+  if (op.getVec() || !dims || dims->empty())
     return false;
   int64_t count = 1;
-  for (int64_t d : *op.getDims())
+  for (int64_t d : *dims)
     count *= d;
   return dense.getNumElements() <= count;
 }
