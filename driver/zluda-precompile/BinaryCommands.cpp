@@ -266,9 +266,10 @@ int driver::runExtract(const ExtractOptions &opts) {
     std::string stem = llvm::sys::path::filename(path).str();
     for (size_t ci = 0; ci < in.containers.size(); ++ci) {
       const FoundContainer &fc = in.containers[ci];
+      int selected = fc.container.selectedPTX();
       for (size_t ei = 0; ei < fc.container.entries.size(); ++ei) {
         const fatbin::Entry &e = fc.container.entries[ei];
-        if (!e.isPTX())
+        if (!e.isPTX() || (opts.selectedOnly && int(ei) != selected))
           continue;
         std::string text;
         const char *suffix = "";

@@ -22,6 +22,8 @@ struct ExtractOptions {
   /// Write payloads as stored: ZSTD frames (`.ptx.zst`), LZ4 blocks
   /// (`.ptx.lz4block`) or plain PTX.
   bool raw = false;
+  /// Only the PTX entry the selection policy picks in each container.
+  bool selectedOnly = false;
 };
 /// `zluda-precompile extract`: returns the exit code.
 int runExtract(const ExtractOptions &opts);
