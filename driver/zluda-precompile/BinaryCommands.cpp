@@ -140,16 +140,15 @@ int driver::runList(const ListOptions &opts) {
       const fatbin::Container &c = fc.container;
       int selected = c.selectedPTX();
       ++t.containers;
-      table += fmt::format("  container #{} at 0x{:x}{}{}{}, {} entries\n", ci,
-                           fc.fileOffset,
-                           fc.section.empty() ? "" : " in " + fc.section,
-                           fc.member.empty() ? "" : " of member " + fc.member,
-                           fc.relocatable ? " (relocatable, -rdc)" : "",
-                           c.entries.size());
+      table += fmt::format(
+          "  container #{} at 0x{:x}{}{}{}, {} entries\n", ci, fc.fileOffset,
+          fc.section.empty() ? "" : " in " + fc.section,
+          fc.member.empty() ? "" : " of member " + fc.member,
+          fc.relocatable ? " (relocatable, -rdc)" : "", c.entries.size());
       table += fmt::format("    {:>3}  {:<5} {:<7} {:<5} {:>10} {:>10}  {:<5} "
                            "{}\n",
-                           "#", "kind", "arch", "ptx", "stored", "size",
-                           "comp", "kernels");
+                           "#", "kind", "arch", "ptx", "stored", "size", "comp",
+                           "kernels");
       llvm::json::Array jsonEntries;
       for (size_t ei = 0; ei < c.entries.size(); ++ei) {
         const fatbin::Entry &e = c.entries[ei];
@@ -181,8 +180,8 @@ int driver::runList(const ListOptions &opts) {
             "    {:>3}  {:<5} {:<7} {:<5} {:>10} {:>10}  {:<5} {}{}\n", ei,
             e.isPTX() || e.isELF() ? std::string(e.kindName())
                                    : fmt::format("k{}", e.kind),
-            archName(e.arch), ptxVersion(e), e.payload.size(),
-            e.size(), e.compressionName(), kernelText,
+            archName(e.arch), ptxVersion(e), e.payload.size(), e.size(),
+            e.compressionName(), kernelText,
             int(ei) == selected ? "  [selected]" : "");
         llvm::json::Object je{{"kind", e.kindName()},
                               {"kind_number", int64_t(e.kind)},
@@ -218,12 +217,12 @@ int driver::runList(const ListOptions &opts) {
         errs.push_back(llvm::json::Object{{"offset", int64_t(d.offset)},
                                           {"message", d.message},
                                           {"error", d.isError}});
-      jsonInputs.push_back(llvm::json::Object{
-          {"path", in.path},
-          {"kind", inputKindName(in.kind)},
-          {"containers", std::move(jsonContainers)},
-          {"diagnostics", std::move(errs)},
-          {"totals", t.toJSON()}});
+      jsonInputs.push_back(
+          llvm::json::Object{{"path", in.path},
+                             {"kind", inputKindName(in.kind)},
+                             {"containers", std::move(jsonContainers)},
+                             {"diagnostics", std::move(errs)},
+                             {"totals", t.toJSON()}});
       continue;
     }
     fmt::print("{}: {}, {}\n", in.path,
@@ -236,9 +235,9 @@ int driver::runList(const ListOptions &opts) {
     llvm::json::Object totals = all.toJSON();
     totals["inputs"] = int64_t(files.size());
     llvm::outs() << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {"inputs", std::move(jsonInputs)},
-                       {"totals", std::move(totals)}}));
+        "{0:2}\n",
+        llvm::json::Value(llvm::json::Object{{"inputs", std::move(jsonInputs)},
+                                             {"totals", std::move(totals)}}));
   } else if (files.size() > 1) {
     fmt::print("total: {} inputs, {}\n", files.size(), all.describe());
   }
@@ -280,7 +279,9 @@ int driver::runExtract(const ExtractOptions &opts) {
           continue;
         }
         std::string member =
-            fc.member.empty() ? "" : "." + llvm::sys::path::filename(fc.member).str();
+            fc.member.empty()
+                ? ""
+                : "." + llvm::sys::path::filename(fc.member).str();
         std::string name = fmt::format("{}{}.c{}.e{}.sm_{}.ptx{}", stem, member,
                                        ci, ei, e.arch, suffix);
         llvm::SmallString<256> out(opts.outputDir);
@@ -291,7 +292,8 @@ int driver::runExtract(const ExtractOptions &opts) {
           std::error_code ec;
           llvm::raw_fd_ostream os(tmp, ec);
           if (ec) {
-            fmt::print(stderr, "error: cannot write {}: {}\n", tmp, ec.message());
+            fmt::print(stderr, "error: cannot write {}: {}\n", tmp,
+                       ec.message());
             failed = true;
             continue;
           }

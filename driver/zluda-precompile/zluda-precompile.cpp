@@ -203,8 +203,9 @@ int main(int argc, char **argv) {
       ->required();
   extractCmd->add_option("-o,--output", extract.outputDir, "Output directory")
       ->required();
-  extractCmd->add_flag("--selected", extract.selectedOnly,
-                      "Only the PTX entry each container's selection policy picks");
+  extractCmd->add_flag(
+      "--selected", extract.selectedOnly,
+      "Only the PTX entry each container's selection policy picks");
   extractCmd->add_flag("--raw", extract.raw,
                        "Write payloads as stored (ZSTD frames as .ptx.zst, LZ4 "
                        "blocks as .ptx.lz4block)");

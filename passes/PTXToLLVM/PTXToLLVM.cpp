@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/PTXToLLVM/PTXToLLVM.h"
+#include "passes/PTXToLLVM/DirectedRounding.h"
 #include "passes/Passes.h"
 
 #include "dialects/ptx/PTXOps.h"
@@ -242,6 +243,17 @@ bool hasFlag(ModifiersAttr mods, Flag f) {
 
 /// A dense initializer is lowered for an array (of scalars) it does not
 /// overrun, in row-major order.
+/// The directed mode of a float rounding modifier (.rz .rm .rp), if any.
+std::optional<Directed> directedMode(std::optional<RoundingMode> r) {
+  if (r == RoundingMode::rz)
+    return Directed::towardZero;
+  if (r == RoundingMode::rm)
+    return Directed::down;
+  if (r == RoundingMode::rp)
+    return Directed::up;
+  return std::nullopt;
+}
+
 bool denseInitializerFits(GlobalOp op) {
   auto dense = dyn_cast_or_null<DenseElementsAttr>(op.getInitAttr());
   if (!dense)
@@ -327,9 +339,12 @@ std::string unsupportedReason(Operation *op) {
                 cast<StringAttr>(mods.getExtras()[0]).getValue() == "gl";
   bool carryOk = name == "add" || name == "sub" || name == "mad" ||
                  name == "addc" || name == "subc" || name == "madc";
+  std::optional<RoundingMode> rnd = mods.getRounding();
+  bool directedOk =
+      directedMode(rnd) && mods.getType() &&
+      hasDirectedArith(name, semanticType(op->getContext(), *mods.getType()));
   if ((has(Flag::cc) && !carryOk) || (mods.getExtras() && !onlyGl) ||
-      (mods.getRounding() && *mods.getRounding() != RoundingMode::rn &&
-       name != "cvt") ||
+      (rnd && *rnd != RoundingMode::rn && name != "cvt" && !directedOk) ||
       has(Flag::NaN) || has(Flag::xorsign) || has(Flag::relu))
     return text;
   // Packed halves: elementwise arithmetic, comparisons and conversions from
@@ -351,13 +366,14 @@ std::string unsupportedReason(Operation *op) {
   if (name == "cvt" && mods.getRounding() == RoundingMode::rna &&
       mods.getType() != TypeKind::tf32)
     return text;
-  if (name == "cvt" &&
-      (has(Flag::sat) || has(Flag::relu) || has(Flag::satfinite) ||
-       (mods.getRounding() && (*mods.getRounding() == RoundingMode::rz ||
-                               *mods.getRounding() == RoundingMode::rm ||
-                               *mods.getRounding() == RoundingMode::rp ||
-                               *mods.getRounding() == RoundingMode::rs))))
-    return text;
+  if (name == "cvt") {
+    Type dt = semanticType(op->getContext(), *mods.getType(0)),
+         st = semanticType(op->getContext(), *mods.getType(1));
+    if (has(Flag::relu) || has(Flag::satfinite) || rnd == RoundingMode::rs ||
+        (has(Flag::sat) && isa<VectorType>(dt)) ||
+        (directedMode(rnd) && !hasDirectedConvert(st, dt)))
+      return text;
+  }
   if ((name == "bar.sync" || name == "barrier.sync") &&
       op->getNumOperands() != 1)
     return text + " with a thread count";
@@ -914,6 +930,14 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     in.push_back(v);
   }
   Value r;
+  if (isFloat && !isa<VectorType>(t)) {
+    if (std::optional<Directed> d = directedMode(mods.getRounding())) {
+      r = directedArith(b, loc, name, in, *d, ftz);
+      if (sat)
+        r = saturate(b, loc, r);
+      return one(castTo(b, loc, r, resT));
+    }
+  }
   if (isFloat) {
     if (name == "add")
       r = LLVM::FAddOp::create(b, loc, in[0], in[1]);
@@ -967,9 +991,12 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     if (sat)
       r = saturate(b, loc, r);
     if (ftz && t.isF32() && (name == "mul" || name == "fma" || name == "mad")) {
-      // NVIDIA flushes a result that is tiny before rounding: FLT_MIN *
-      // 0.99999994 rounds up to FLT_MIN but gives 0 with .ftz (measured).
-      // The product (and the fma, to double precision) is computed in f64.
+      // NVIDIA detects tininess after rounding to 24 bits with an unbounded
+      // exponent: FLT_MIN * 0.99999994 = FLT_MIN - 2^-150 is such a number
+      // and gives 0 with .ftz though IEEE rounding makes it FLT_MIN
+      // (measured); anything at or above the midpoint FLT_MIN - 2^-151
+      // rounds to FLT_MIN and stays. The product is exact in f64, the fma
+      // rounded once to double precision.
       Type f64 = b.getF64Type();
       Value x = LLVM::FPExtOp::create(b, loc, f64, in[0]);
       Value y = LLVM::FPExtOp::create(b, loc, f64, in[1]);
@@ -979,9 +1006,9 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
               : Value(LLVM::FMAOp::create(
                     b, loc, x, y, LLVM::FPExtOp::create(b, loc, f64, in[2])));
       Value mag = LLVM::FAbsOp::create(b, loc, exact);
-      Value tiny = LLVM::FCmpOp::create(
-          b, loc, LLVM::FCmpPredicate::olt, mag,
-          constFloat(b, loc, f64, 1.17549435082228751e-38));
+      Value tiny =
+          LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, mag,
+                               constFloat(b, loc, f64, 0x1.ffffffp-127));
       Value zero =
           LLVM::CopySignOp::create(b, loc, constFloat(b, loc, t, 0.0), r);
       r = LLVM::SelectOp::create(b, loc, tiny, zero, r);
@@ -1827,6 +1854,33 @@ Results lowerMov(OpTy op, ValueRange args, ModifiersAttr mods,
   return results;
 }
 
+/// cvt.sat between integers: `x` (signed if `fromSigned`) clamped to the
+/// range of a `toWidth`-bit integer (signed if `toSigned`), in x's type.
+Value clampToIntType(OpBuilder &b, Location loc, Value x, bool fromSigned,
+                     unsigned toWidth, bool toSigned) {
+  Type t = x.getType();
+  unsigned w = bitWidth(t);
+  llvm::APInt hi = toSigned ? llvm::APInt::getSignedMaxValue(toWidth)
+                            : llvm::APInt::getMaxValue(toWidth);
+  // Bounds outside x's range clamp nothing.
+  if (hi.getActiveBits() < w) {
+    Value h = LLVM::ConstantOp::create(b, loc, t,
+                                       b.getIntegerAttr(t, hi.zextOrTrunc(w)));
+    x = fromSigned ? Value(LLVM::SMinOp::create(b, loc, x, h))
+                   : Value(LLVM::UMinOp::create(b, loc, x, h));
+  }
+  if (fromSigned) {
+    llvm::APInt lo = toSigned ? llvm::APInt::getSignedMinValue(toWidth)
+                              : llvm::APInt::getZero(toWidth);
+    if (lo.getSignificantBits() <= w)
+      x = LLVM::SMaxOp::create(
+          b, loc, x,
+          LLVM::ConstantOp::create(b, loc, t,
+                                   b.getIntegerAttr(t, lo.sextOrTrunc(w))));
+  }
+  return x;
+}
+
 template <typename OpTy>
 Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
                  ConversionPatternRewriter &b, const Lowering &) {
@@ -1874,7 +1928,9 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
     if (bitWidth(dt) > bitWidth(st))
       r = LLVM::FPExtOp::create(b, loc, dt, x);
     else if (bitWidth(dt) < bitWidth(st))
-      r = LLVM::FPTruncOp::create(b, loc, dt, x); // round to nearest even
+      r = directedMode(rnd)
+              ? directedConvert(b, loc, x, false, dt, *directedMode(rnd))
+              : Value(LLVM::FPTruncOp::create(b, loc, dt, x)); // nearest even
     else if (rnd == RoundingMode::rni)
       r = LLVM::RoundEvenOp::create(b, loc, x);
     else if (rnd == RoundingMode::rzi)
@@ -1902,16 +1958,24 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
                                       ValueRange{rounded})
             .getResult(0);
   } else if (isFloatType(dk)) {
-    // Integer to float: round to nearest even (the default .rn).
-    r = isSignedIntType(sk) ? Value(LLVM::SIToFPOp::create(b, loc, dt, x))
-                            : Value(LLVM::UIToFPOp::create(b, loc, dt, x));
+    // Integer to float: round to nearest even (the default .rn) or as asked.
+    if (std::optional<Directed> d = directedMode(rnd))
+      r = directedConvert(b, loc, x, isSignedIntType(sk), dt, *d);
+    else
+      r = isSignedIntType(sk) ? Value(LLVM::SIToFPOp::create(b, loc, dt, x))
+                              : Value(LLVM::UIToFPOp::create(b, loc, dt, x));
   } else {
     unsigned dw = bitWidth(dt), sw = bitWidth(st);
+    if (hasFlag(mods, Flag::sat))
+      x = clampToIntType(b, loc, x, isSignedIntType(sk), dw,
+                         isSignedIntType(dk));
     r = dw == sw              ? x
         : dw < sw             ? Value(LLVM::TruncOp::create(b, loc, dt, x))
         : isSignedIntType(sk) ? Value(LLVM::SExtOp::create(b, loc, dt, x))
                               : Value(LLVM::ZExtOp::create(b, loc, dt, x));
   }
+  if (isFloatType(dk) && hasFlag(mods, Flag::sat))
+    r = saturate(b, loc, r);
   return one(
       castTo(b, loc, r, op->getResult(0).getType(), isSignedIntType(dk)));
 }

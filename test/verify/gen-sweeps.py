@@ -56,6 +56,9 @@ DONE:
 }}
 """
 
+F64_IN = "  mov.b64 %fd1, {%r7, %r6};\n  mov.b64 %fd2, {%r8, %r7};\n"
+I64_IN = "  mov.b64 %rd12, {%r7, %r6};\n"
+
 CARRY = "  addc.u32 %r11, 0, 0;\n  shl.b32 %r11, %r11, 16;\n  xor.b32 %r10, %r10, %r11;"
 
 
@@ -267,6 +270,39 @@ SWEEPS = {
     "cvt_rn_f16x2_f32": "  cvt.rn.f16x2.f32 %r9, %f1, %f2;",
     "cvt_rn_bf16x2_f32": "  cvt.rn.bf16x2.f32 %r9, %f1, %f2;",
     "cvt_rna_tf32_f32": "  cvt.rna.tf32.f32 %r9, %f1;",
+    # Directed rounding (.rz/.rm/.rp), built from round-to-nearest
+    # operations by the lowering. f64 operands are {a hi, b lo} and
+    # {b hi, c lo}; 64-bit integers {a hi, b lo}.
+    **{f"{o}_{r}_f32": (f3 if o == "fma" else f1 if o in ("sqrt", "rcp") else f)(f"{o}.{r}.f32")
+       for o in ["add", "sub", "mul", "fma", "div", "sqrt", "rcp"] for r in ["rz", "rm", "rp"]},
+    **{f"{o}_{r}_ftz_f32": (f3 if o == "fma" else f1 if o == "sqrt" else f)(f"{o}.{r}.ftz.f32")
+       for o in ["add", "mul", "fma", "div", "sqrt"] for r in ["rm", "rp"]},
+    "fma_rz_sat_f32": f3("fma.rz.sat.f32"),
+    **{f"{o}_{r}_f64": (F64_IN + f"  {o}.{r}.f64 %fd3, %fd1, %fd2;\n"
+                        "  mov.b64 {%r9, %r10}, %fd3;")
+       for o in ["add", "sub", "mul"] for r in ["rz", "rm", "rp"]},
+    **{f"cvt_{r}_f32_f64": (F64_IN + f"  cvt.{r}.f32.f64 %f4, %fd1;\n  mov.b32 %r9, %f4;")
+       for r in ["rz", "rm", "rp"]},
+    **{f"cvt_{r}_f32_{t}": f"  cvt.{r}.f32.{t} %f4, %r6;\n  mov.b32 %r9, %f4;"
+       for r in ["rz", "rm", "rp"] for t in ["s32", "u32"]},
+    **{f"cvt_{r}_f32_{t}": (I64_IN + f"  cvt.{r}.f32.{t} %f4, %rd12;\n  mov.b32 %r9, %f4;")
+       for r in ["rz", "rm", "rp"] for t in ["s64", "u64"]},
+    **{f"cvt_{r}_f64_{t}": (I64_IN + f"  cvt.{r}.f64.{t} %fd3, %rd12;\n"
+                            "  mov.b64 {%r9, %r10}, %fd3;")
+       for r in ["rz", "rm", "rp"] for t in ["s64", "u64"]},
+    **{f"cvt_{r}_f16_f32": f"  cvt.{r}.f16.f32 %rs7, %f1;\n  cvt.u32.u16 %r9, %rs7;"
+       for r in ["rz", "rm", "rp"]},
+    # Saturation in cvt.
+    "cvt_sat_f32_f32": "  cvt.sat.f32.f32 %f4, %f1;\n  mov.b32 %r9, %f4;",
+    "cvt_rn_sat_f32_s32": "  cvt.rn.sat.f32.s32 %f4, %r6;\n  mov.b32 %r9, %f4;",
+    **{f"cvt_sat_{d}_{a}": f"  cvt.sat.{d}.{a} %r9, %r6;"
+       for d, a in [("s8", "s32"), ("u8", "s32"), ("s16", "u32"), ("u16", "s32"),
+                    ("s32", "u32"), ("u32", "s32")]},
+    **{f"cvt_sat_{d}_{a}": (I64_IN + f"  cvt.sat.{d}.{a} %rd13, %rd12;\n"
+                            "  mov.b64 {%r9, %r10}, %rd13;")
+       for d, a in [("u64", "s64"), ("s64", "u64")]},
+    **{f"cvt_sat_{d}_{a}": (I64_IN + f"  cvt.sat.{d}.{a} %r9, %rd12;")
+       for d, a in [("u32", "s64"), ("s32", "u64"), ("s32", "s64")]},
 }
 
 def main():
