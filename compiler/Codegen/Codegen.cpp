@@ -16,6 +16,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -24,9 +25,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/TargetParser.h"
 
+#include <chrono>
 #include <mutex>
 
 LLD_HAS_DRIVER(elf)
@@ -41,7 +45,8 @@ llvm::Error makeError(const llvm::Twine &msg) {
 }
 
 /// `__oclc_*` control constants the device libraries read.
-void addControlConstants(llvm::Module &m, llvm::StringRef chip) {
+void addControlConstants(llvm::Module &m, llvm::StringRef chip,
+                         unsigned codeObjectVersion) {
   llvm::AMDGPU::IsaVersion isa = llvm::AMDGPU::getIsaVersion(chip);
   llvm::LLVMContext &ctx = m.getContext();
   auto add = [&](llvm::StringRef name, llvm::Type *type, uint64_t value) {
@@ -61,7 +66,7 @@ void addControlConstants(llvm::Module &m, llvm::StringRef chip) {
              *i32 = llvm::Type::getInt32Ty(ctx);
   add("__oclc_ISA_version", i32,
       isa.Major * 1000 + isa.Minor * 100 + isa.Stepping);
-  add("__oclc_ABI_version", i32, 500);
+  add("__oclc_ABI_version", i32, codeObjectVersion * 100);
   add("__oclc_daz_opt", i8, 0);
   add("__oclc_finite_only_opt", i8, 0);
   add("__oclc_unsafe_math_opt", i8, 0);
@@ -91,29 +96,38 @@ llvm::Error linkDeviceLibs(llvm::Module &m, const codegen::Options &opts) {
 
 std::mutex lldMutex; // lld is not thread-safe
 
-llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
-  llvm::SmallString<128> in, out;
-  if (auto ec = llvm::sys::fs::createTemporaryFile("zluda", "o", in))
-    return makeError("cannot create a temporary file: " + ec.message());
-  if (auto ec = llvm::sys::fs::createTemporaryFile("zluda", "hsaco", out))
-    return makeError("cannot create a temporary file: " + ec.message());
+/// Links relocatable objects, in order, into one code object.
+llvm::Expected<std::string>
+linkCodeObject(llvm::ArrayRef<std::string> objects) {
+  std::vector<llvm::SmallString<128>> ins(objects.size());
+  llvm::SmallString<128> out;
   llvm::scope_exit cleanup([&] {
-    llvm::sys::fs::remove(in);
-    llvm::sys::fs::remove(out);
+    for (auto &in : ins)
+      if (!in.empty())
+        llvm::sys::fs::remove(in);
+    if (!out.empty())
+      llvm::sys::fs::remove(out);
   });
-  {
+  for (auto [in, object] : llvm::zip(ins, objects)) {
+    if (auto ec = llvm::sys::fs::createTemporaryFile("zluda", "o", in))
+      return makeError("cannot create a temporary file: " + ec.message());
     std::error_code ec;
     llvm::raw_fd_ostream os(in, ec);
     if (ec)
       return makeError("cannot write " + in + ": " + ec.message());
     os << object;
   }
+  if (auto ec = llvm::sys::fs::createTemporaryFile("zluda", "hsaco", out))
+    return makeError("cannot create a temporary file: " + ec.message());
   std::string errors;
   llvm::raw_string_ostream errStream(errors);
   std::string outs;
   llvm::raw_string_ostream outStream(outs);
-  const char *args[] = {"ld.lld",   "-shared", "--no-undefined",
-                        in.c_str(), "-o",      out.c_str()};
+  std::vector<const char *> args = {"ld.lld", "-shared", "--no-undefined"};
+  for (auto &in : ins)
+    args.push_back(in.c_str());
+  args.push_back("-o");
+  args.push_back(out.c_str());
   lld::Result result;
   {
     std::lock_guard<std::mutex> lock(lldMutex);
@@ -126,6 +140,140 @@ llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
   if (!buf)
     return makeError("cannot read the linked code object");
   return (*buf)->getBuffer().str();
+}
+
+/// Records the time since the last mark as `phase`.
+class PhaseClock {
+public:
+  explicit PhaseClock(std::vector<std::pair<std::string, double>> *sink)
+      : sink(sink), last(std::chrono::steady_clock::now()) {}
+  void mark(const char *phase) {
+    auto now = std::chrono::steady_clock::now();
+    if (sink)
+      sink->emplace_back(phase,
+                         std::chrono::duration<double>(now - last).count());
+    last = now;
+  }
+
+private:
+  std::vector<std::pair<std::string, double>> *sink;
+  std::chrono::steady_clock::time_point last;
+};
+
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const llvm::Triple &triple, const codegen::Options &opts,
+                    std::string &error) {
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, opts.chip, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!tm)
+    error = "no target machine for " + opts.chip;
+  return tm;
+}
+
+llvm::Expected<std::string> emitFile(llvm::TargetMachine &tm,
+                                     llvm::Module &module,
+                                     llvm::CodeGenFileType type) {
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream bos(buffer);
+  llvm::legacy::PassManager cg;
+  if (tm.addPassesToEmitFile(cg, bos, nullptr, type))
+    return makeError("the backend cannot emit this file type");
+  cg.run(module);
+  return std::string(buffer.begin(), buffer.end());
+}
+
+/// LLVM's O3 pipeline for the target.
+void optimize(llvm::TargetMachine &tm, llvm::Module &module) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(module, mam);
+}
+
+/// The number of partitions for `module`: one per kernel up to
+/// maxPartitions; a function of the module only.
+unsigned partitionCount(const llvm::Module &module) {
+  unsigned kernels = 0;
+  for (const llvm::Function &f : module)
+    if (!f.isDeclaration() &&
+        f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
+      ++kernels;
+  return std::min(kernels, codegen::maxPartitions);
+}
+
+/// Code-generates the optimized `module` as partitions in parallel (each in
+/// its own LLVMContext, handed over as bitcode; AMDGPU's splitter keeps a
+/// kernel with everything it calls) and links them into a code object.
+/// Splitting before O3 was measured and rejected: the partitions keep their
+/// own copies of the device-library functions (+35% code on a cuRAND
+/// module).
+llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
+                                           llvm::Module &module,
+                                           const codegen::Options &opts,
+                                           PhaseClock &clock) {
+  std::vector<llvm::SmallString<0>> parts;
+  unsigned n = partitionCount(module);
+  bool split = n > 1 && tm.splitModule(module, n, [&](auto part) {
+    llvm::SmallString<0> &bc = parts.emplace_back();
+    llvm::raw_svector_ostream os(bc);
+    llvm::WriteBitcodeToFile(*part, os);
+  });
+  std::vector<std::string> objects(split ? parts.size() : 1);
+  std::vector<llvm::Error> errors;
+  if (!split) {
+    auto obj = emitFile(tm, module, llvm::CodeGenFileType::ObjectFile);
+    if (!obj)
+      return obj.takeError();
+    objects[0] = std::move(*obj);
+  } else {
+    clock.mark("split");
+    std::vector<std::string> failures(parts.size());
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(opts.jobs));
+    for (size_t i = 0; i < parts.size(); ++i)
+      pool.async([&, i] {
+        llvm::LLVMContext ctx;
+        auto m = llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(parts[i].str(), "partition"), ctx);
+        if (!m) {
+          failures[i] = llvm::toString(m.takeError());
+          return;
+        }
+        std::string error;
+        auto partTM = createTargetMachine((*m)->getTargetTriple(), opts, error);
+        if (!partTM) {
+          failures[i] = error;
+          return;
+        }
+        auto obj = emitFile(*partTM, **m, llvm::CodeGenFileType::ObjectFile);
+        if (!obj)
+          failures[i] = llvm::toString(obj.takeError());
+        else
+          objects[i] = std::move(*obj);
+      });
+    pool.wait();
+    for (const std::string &f : failures)
+      if (!f.empty())
+        return makeError(f);
+  }
+  clock.mark("codegen");
+  auto linked = linkCodeObject(objects);
+  clock.mark("link");
+  return linked;
 }
 
 /// Lowers `clone` (consumed) down to the artifact's bytes.
@@ -151,6 +299,7 @@ lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
   registerNVVMDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
+  PhaseClock clock(opts.phaseTimes);
   PassManager pm(ctx);
   ptx::ConvertPTXToLLVMOptions convOpts;
   convOpts.chip = opts.chip;
@@ -164,72 +313,57 @@ lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
       translateModuleToLLVMIR(clone, llvmCtx);
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
+  clock.mark("lower");
   if (!nvptx)
     llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
                               opts.codeObjectVersion * 100);
 
   std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(llvmModule->getTargetTriple(), error);
-  if (!target)
-    return makeError(error);
-  llvm::TargetOptions targetOptions;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      llvmModule->getTargetTriple(), opts.chip, "", targetOptions,
-      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> tm =
+      createTargetMachine(llvmModule->getTargetTriple(), opts, error);
   if (!tm)
-    return makeError("no target machine for " + opts.chip);
+    return makeError(error);
   llvmModule->setDataLayout(tm->createDataLayout());
 
   if (!nvptx) {
     if (auto err = linkDeviceLibs(*llvmModule, opts))
       return std::move(err);
-    addControlConstants(*llvmModule, opts.chip);
+    addControlConstants(*llvmModule, opts.chip, opts.codeObjectVersion);
   }
+  clock.mark("link-device-libs");
 
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm =
-        pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    mpm.run(*llvmModule, mam);
-  }
+  optimize(*tm, *llvmModule);
+  clock.mark("optimize");
+  if (emit == codegen::Emit::HSACO && !nvptx)
+    return emitCodeObject(*tm, *llvmModule, opts, clock);
 
-  std::string text;
-  llvm::raw_string_ostream os(text);
   if (emit == codegen::Emit::LLVM) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
     llvmModule->print(os, nullptr);
     return text;
   }
-  {
-    llvm::SmallString<0> buffer;
-    llvm::raw_svector_ostream bos(buffer);
-    llvm::legacy::PassManager cg;
-    if (tm->addPassesToEmitFile(cg, bos, nullptr,
-                                emit == codegen::Emit::Asm
-                                    ? llvm::CodeGenFileType::AssemblyFile
-                                    : llvm::CodeGenFileType::ObjectFile))
-      return makeError("the AMDGPU backend cannot emit this file type");
-    cg.run(*llvmModule);
-    text.assign(buffer.begin(), buffer.end());
-  }
-  if (emit != codegen::Emit::HSACO || nvptx)
-    return text;
-  return linkCodeObject(text);
+  auto text =
+      emitFile(*tm, *llvmModule,
+               emit == codegen::Emit::Asm ? llvm::CodeGenFileType::AssemblyFile
+                                          : llvm::CodeGenFileType::ObjectFile);
+  clock.mark("codegen");
+  return text;
 }
 
 } // namespace
 
 llvm::Expected<codegen::Artifact>
-codegen::compile(ModuleOp module, const Options &opts, Emit emit) {
+codegen::compile(ModuleOp module, const Options &options, Emit emit) {
+  Options opts = options;
+  if (opts.target == "amdgpu") {
+    bool generic = llvm::StringRef(opts.chip).ends_with("-generic");
+    if (opts.codeObjectVersion == 0)
+      opts.codeObjectVersion = generic ? 6 : 5;
+    else if (generic && opts.codeObjectVersion < 6)
+      return makeError("the generic processor '" + opts.chip +
+                       "' needs code object version 6");
+  }
   OwningOpRef<ModuleOp> clone = module.clone();
   Artifact artifact;
   if (opts.keepGoing) {
@@ -245,4 +379,40 @@ codegen::compile(ModuleOp module, const Options &opts, Emit emit) {
     return bytes.takeError();
   artifact.bytes = std::move(*bytes);
   return artifact;
+}
+
+std::string codegen::makeOffloadBundle(
+    const std::vector<std::pair<std::string, std::string>> &codeObjects) {
+  std::vector<std::pair<std::string, const std::string *>> entries;
+  static const std::string empty;
+  entries.emplace_back("host-x86_64-unknown-linux-gnu-", &empty);
+  for (const auto &[chip, bytes] : codeObjects)
+    entries.emplace_back("hipv4-amdgcn-amd-amdhsa--" + chip, &bytes);
+  constexpr uint64_t align = 4096;
+  auto put64 = [](std::string &out, uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+      out.push_back(static_cast<char>(v >> (8 * i)));
+  };
+  uint64_t headerSize = 24 + 8;
+  for (const auto &e : entries)
+    headerSize += 24 + e.first.size();
+  std::string out = "__CLANG_OFFLOAD_BUNDLE__";
+  put64(out, entries.size());
+  uint64_t offset = headerSize;
+  for (const auto &[id, bytes] : entries) {
+    if (!bytes->empty())
+      offset = llvm::alignTo(offset, align);
+    put64(out, offset);
+    put64(out, bytes->size());
+    put64(out, id.size());
+    out += id;
+    offset += bytes->size();
+  }
+  for (const auto &e : entries) {
+    if (e.second->empty())
+      continue;
+    out.resize(llvm::alignTo(out.size(), align), '\0');
+    out += *e.second;
+  }
+  return out;
 }

@@ -25,18 +25,35 @@ struct Options {
   /// `amdgpu`, or `nvptx` (the verification target: Asm is PTX).
   std::string target = "amdgpu";
   std::string chip = "gfx1100";
-  unsigned codeObjectVersion = 5;
+  /// 4, 5 or 6; 0: 5, or 6 for a generic processor (which needs 6).
+  unsigned codeObjectVersion = 0;
   std::string deviceLibDir = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
   /// Like `make -k`: report each unsupported op, drop the kernels that hold
   /// (or call a function holding) one, and compile the rest.
   bool keepGoing = false;
+  /// Threads for code generation (0: all cores). A module with several
+  /// kernels is split into partitions (how many depends on the module
+  /// only, so the output bytes do not depend on this) that are
+  /// code-generated in parallel and linked into one code object.
+  unsigned jobs = 0;
+  /// If set, receives (phase, seconds) for each phase of the compilation.
+  std::vector<std::pair<std::string, double>> *phaseTimes = nullptr;
 };
+
+/// The most partitions a module is split into for code generation.
+constexpr unsigned maxPartitions = 8;
 
 struct Artifact {
   std::string bytes;
   /// With keepGoing: the kernels left out, in module order.
   std::vector<std::string> removedKernels;
 };
+
+/// A clang offload bundle holding one code object per processor, entries
+/// `hipv4-amdgcn-amd-amdhsa--<gfx>` (and clang's empty host entry), each
+/// aligned to 4096 bytes: what hipModuleLoadData accepts for several GPUs.
+std::string makeOffloadBundle(
+    const std::vector<std::pair<std::string, std::string>> &codeObjects);
 
 /// Compiles a clone of `module` (left unchanged) and returns the artifact.
 /// Diagnostics of the lowering go to the context's handler.

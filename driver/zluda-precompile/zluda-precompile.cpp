@@ -14,7 +14,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -38,6 +40,8 @@ struct CompileOptions {
   bool debugInfo = false;
   bool timePhases = false;
   bool keepGoing = false;
+  unsigned jobs = 0;
+  unsigned codeObject = 0;
 };
 
 int runCompile(const CompileOptions &opts) {
@@ -77,43 +81,77 @@ int runCompile(const CompileOptions &opts) {
   // --keep-going dropped kernels: the rest is written, the exit code is 1.
   bool partial = false;
   bool lowered = opts.emit != "mlir";
+  std::vector<std::pair<std::string, std::string>> codeObjects;
+  std::vector<std::unique_ptr<llvm::ToolOutputFile>> perArch;
   if (lowered) {
     if (opts.arch.empty()) {
       fmt::print(stderr, "zluda-precompile: error: --emit={} needs --arch\n",
                  opts.emit);
       return 1;
     }
-    if (opts.arch.find(',') != std::string::npos) {
-      fmt::print(stderr, "zluda-precompile: error: one --arch at a time for "
-                         "now (multi-arch bundles are not implemented yet)\n");
+    llvm::SmallVector<llvm::StringRef> archs;
+    llvm::StringRef(opts.arch).split(archs, ',', -1, false);
+    if (archs.size() > 1 && (opts.emit != "hsaco" || opts.output == "-" ||
+                             opts.target != "amdgpu")) {
+      fmt::print(stderr, "zluda-precompile: error: several processors need "
+                         "--emit=hsaco and -o FILE (one code object each and "
+                         "an offload bundle)\n");
       return 1;
     }
-    zluda::codegen::Options cg;
-    cg.chip = opts.arch;
-    cg.target = opts.target;
-    cg.keepGoing = opts.keepGoing;
     zluda::codegen::Emit emit = opts.emit == "llvm" ? zluda::codegen::Emit::LLVM
                                 : opts.emit == "asm" ? zluda::codegen::Emit::Asm
                                 : opts.emit == "obj"
                                     ? zluda::codegen::Emit::Obj
                                     : zluda::codegen::Emit::HSACO;
-    auto result = zluda::codegen::compile(module, cg, emit);
-    if (!result) {
-      std::string msg = llvm::toString(result.takeError());
-      if (msg != "lowering failed")
-        fmt::print(stderr, "zluda-precompile: error: {}\n", msg);
-      return 1;
+    std::vector<std::pair<std::string, double>> phases;
+    for (llvm::StringRef arch : archs) {
+      zluda::codegen::Options cg;
+      cg.chip = arch.str();
+      cg.target = opts.target;
+      cg.keepGoing = opts.keepGoing;
+      cg.jobs = opts.jobs;
+      cg.codeObjectVersion = opts.codeObject;
+      if (opts.timePhases)
+        cg.phaseTimes = &phases;
+      auto result = zluda::codegen::compile(module, cg, emit);
+      if (!result) {
+        std::string msg = llvm::toString(result.takeError());
+        if (msg != "lowering failed")
+          fmt::print(stderr, "zluda-precompile: error: {}\n", msg);
+        return 1;
+      }
+      codeObjects.emplace_back(cg.chip, std::move(result->bytes));
+      // The same kernels fail on every processor: report them once.
+      if (!result->removedKernels.empty() && !partial) {
+        partial = true;
+        std::string names;
+        for (const std::string &name : result->removedKernels)
+          names += (names.empty() ? "" : ", ") + name;
+        fmt::print(stderr,
+                   "zluda-precompile: error: {} kernel(s) left out of the "
+                   "output (--keep-going): {}\n",
+                   result->removedKernels.size(), names);
+      }
     }
-    artifact = std::move(result->bytes);
-    if (!result->removedKernels.empty()) {
-      partial = true;
-      std::string names;
-      for (const std::string &name : result->removedKernels)
-        names += (names.empty() ? "" : ", ") + name;
-      fmt::print(stderr,
-                 "zluda-precompile: error: {} kernel(s) left out of the "
-                 "output (--keep-going): {}\n",
-                 result->removedKernels.size(), names);
+    for (const auto &[phase, seconds] : phases)
+      fmt::print(stderr, "{}: {:.6f} s\n", phase, seconds);
+    if (codeObjects.size() == 1) {
+      artifact = std::move(codeObjects[0].second);
+    } else {
+      artifact = zluda::codegen::makeOffloadBundle(codeObjects);
+      // Each code object beside the bundle: OUT's stem + .<gfx>.hsaco.
+      llvm::SmallString<256> stem(opts.output);
+      llvm::sys::path::replace_extension(stem, "");
+      for (const auto &[chip, bytes] : codeObjects) {
+        std::string path = (stem + "." + chip + ".hsaco").str();
+        auto file = mlir::openOutputFile(path, &error);
+        if (!file) {
+          fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+          return 1;
+        }
+        file->os() << bytes;
+        perArch.push_back(std::move(file));
+      }
     }
   }
 
@@ -126,6 +164,8 @@ int runCompile(const CompileOptions &opts) {
   if (lowered) {
     output->os() << artifact;
     output->keep();
+    for (auto &file : perArch)
+      file->keep();
     return partial ? 1 : 0;
   }
   mlir::OpPrintingFlags flags;
@@ -181,6 +221,14 @@ int main(int argc, char **argv) {
       "--keep-going", compile.keepGoing,
       "Leave out the kernels using unsupported PTX, compile the rest, and "
       "exit 1 naming them");
+  compileCmd->add_option("-j,--jobs", compile.jobs,
+                         "Code-generation threads (default: all cores); the "
+                         "output does not depend on it");
+  compileCmd
+      ->add_option("--code-object", compile.codeObject,
+                   "AMDGPU code object version: 4, 5 or 6 (default 5, and 6 "
+                   "for generic processors)")
+      ->check(CLI::IsMember({4, 5, 6}));
   compileCmd->add_flag("--time-phases", compile.timePhases,
                        "Print the time of each phase to stderr");
 

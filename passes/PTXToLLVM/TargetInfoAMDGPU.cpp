@@ -201,6 +201,24 @@ public:
       func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
                     DenseI32ArrayAttr::get(ctx, dims));
     }
+    // Occupancy hints, as HIP's __launch_bounds__ gives them: .minnctapersm
+    // blocks of maxThreads resident at once is that many waves over the 4
+    // SIMDs of a workgroup processor; .maxnreg caps the VGPRs (a PTX
+    // register and a VGPR both hold 32 bits per thread).
+    SmallVector<Attribute> passthrough;
+    auto pass = [&](StringRef key, int64_t value) {
+      passthrough.push_back(
+          ArrayAttr::get(ctx, {StringAttr::get(ctx, key),
+                               StringAttr::get(ctx, std::to_string(value))}));
+    };
+    if (auto blocks = entry->getAttrOfType<IntegerAttr>("minnctapersm")) {
+      int64_t waves = blocks.getInt() * ((maxThreads + 31) / 32);
+      pass("amdgpu-waves-per-eu", std::clamp<int64_t>((waves + 3) / 4, 1, 16));
+    }
+    if (auto regs = entry->getAttrOfType<IntegerAttr>("maxnreg"))
+      pass("amdgpu-num-vgpr", regs.getInt());
+    if (!passthrough.empty())
+      func.setPassthroughAttr(ArrayAttr::get(ctx, passthrough));
   }
 
 private:
