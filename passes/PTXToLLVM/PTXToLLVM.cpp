@@ -229,7 +229,17 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "bfind",
                                         "lop3",
                                         "sad",
+                                        "vadd",
+                                        "vsub",
+                                        "vabsdiff",
+                                        "vmin",
+                                        "vmax",
+                                        "vshl",
+                                        "vshr",
+                                        "vabsdiff2",
+                                        "vabsdiff4",
                                         "dp4a",
+                                        "dp2a",
                                         "bar.red",
                                         "barrier.red",
                                         "match"};
@@ -355,6 +365,10 @@ std::string unsupportedReason(Operation *op) {
     bool packed = t == TypeKind::f16x2 || t == TypeKind::bf16x2;
     if (packed && packedOk.contains(name))
       continue;
+    // Packed atomic adds (atom/red.add.noftz.f16x2) are elementwise.
+    if (packed && (name == "atom" || name == "red") &&
+        mods.getRedOp() == ReduceOp::add)
+      continue;
     if (t == TypeKind::tf32 && name == "cvt" &&
         mods.getRounding() == RoundingMode::rna)
       continue;
@@ -394,6 +408,16 @@ std::string unsupportedReason(Operation *op) {
   if (name == "redux" &&
       (!mods.getType() || isFloatType(*mods.getType()) || has(Flag::abs)))
     return text;
+  if (name.starts_with("v") && name != "vote") {
+    // Video instructions: whole words only (no .b0/.h1 selectors, no lane
+    // mask or merge), and the SIMD ones with .add or no secondary op.
+    if (auto sels = op->getAttrOfType<ArrayAttr>("selectors"))
+      for (Attribute sel : sels)
+        if (!cast<StringAttr>(sel).getValue().empty())
+          return text + " with operand selectors";
+    if (mods.getRedOp() && *mods.getRedOp() != ReduceOp::add)
+      return text;
+  }
   if ((name == "atom" || name == "red") && mods.getVec())
     return text;
   if (name == "cp.async") {
@@ -1517,28 +1541,135 @@ Results lowerSad(OpTy op, ValueRange args, ModifiersAttr mods,
 }
 
 template <typename OpTy>
-Results lowerDp4a(OpTy op, ValueRange args, ModifiersAttr mods,
-                  ConversionPatternRewriter &b, const Lowering &) {
-  // d = c + sum of the four byte products, each byte extended by its
-  // operand's type (dp4a.atype.btype).
+Results lowerDotProduct(OpTy op, ValueRange args, ModifiersAttr mods,
+                        ConversionPatternRewriter &b, const Lowering &) {
+  // dp4a: d = c + the sum of the four byte products; dp2a: d = c + the two
+  // products of a's 16-bit halves with bytes 0-1 (.lo) or 2-3 (.hi) of b.
+  // Each part is extended by its operand's type (.atype.btype).
   Location loc = op.getLoc();
-  Type i32 = b.getI32Type(), i8 = b.getI8Type();
+  Type i32 = b.getI32Type();
   bool sa = isSignedIntType(*mods.getType(0));
   bool sb = isSignedIntType(*mods.getType(1));
   Value a = castTo(b, loc, args[0], i32), bv = castTo(b, loc, args[1], i32);
   Value d = castTo(b, loc, args[2], i32);
-  auto byte = [&](Value v, unsigned k, bool s) -> Value {
+  auto part = [&](Value v, unsigned bits, unsigned k, bool s) -> Value {
     Value x = LLVM::TruncOp::create(
-        b, loc, i8,
-        LLVM::LShrOp::create(b, loc, v, constInt(b, loc, i32, 8 * k)));
+        b, loc, b.getIntegerType(bits),
+        LLVM::LShrOp::create(b, loc, v, constInt(b, loc, i32, bits * k)));
     return s ? Value(LLVM::SExtOp::create(b, loc, i32, x))
              : Value(LLVM::ZExtOp::create(b, loc, i32, x));
   };
-  for (unsigned k = 0; k < 4; ++k)
-    d = LLVM::AddOp::create(
-        b, loc, d,
-        LLVM::MulOp::create(b, loc, byte(a, k, sa), byte(bv, k, sb)));
+  bool twoWay = std::is_same_v<OpTy, Dp2aOp>;
+  unsigned firstB = twoWay && mods.getMode() == Mode::hi ? 2 : 0;
+  for (unsigned k = 0; k < (twoWay ? 2u : 4u); ++k)
+    d = LLVM::AddOp::create(b, loc, d,
+                            LLVM::MulOp::create(b, loc,
+                                                part(a, twoWay ? 16 : 8, k, sa),
+                                                part(bv, 8, firstB + k, sb)));
   return one(castTo(b, loc, d, op->getResult(0).getType()));
+}
+
+/// Scalar video instructions (vadd vsub vabsdiff vmin vmax vshl vshr) on
+/// whole words, and the SIMD vabsdiff2/vabsdiff4 with all lanes: the
+/// operands extended to 64 bits by their types, the operation exact,
+/// `.sat` clamping to the destination type (per lane for SIMD; a u32 word
+/// only at 0), then the secondary .add of c (for SIMD, c plus the sum of
+/// the lanes). The .min/.max secondary operations are not lowered: their
+/// comparison on the H200 is not a plain signed or unsigned one (measured:
+/// max(0x80000000, 0x80000001) gives 0x80000000, max(12, 0xfffffff0) gives
+/// 0xfffffff0).
+template <typename OpTy>
+Results lowerVideo(OpTy op, ValueRange args, ModifiersAttr mods,
+                   ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  StringRef name = op->getName().stripDialect();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  bool sd = isSignedIntType(*mods.getType(0));
+  bool sa = isSignedIntType(*mods.getType(1));
+  bool sb = isSignedIntType(*mods.getType(2));
+  bool sat = hasFlag(mods, Flag::sat);
+  std::optional<ReduceOp> op2 = mods.getRedOp();
+  unsigned lane = name.ends_with("4") ? 8 : name.ends_with("2") ? 16 : 32;
+  StringRef vop = lane == 32 ? name : name.drop_back();
+  Value a = castTo(b, loc, args[0], i32), bv = castTo(b, loc, args[1], i32);
+  auto part = [&](Value v, unsigned k, bool s) -> Value {
+    Value x = v;
+    if (lane < 32)
+      x = LLVM::TruncOp::create(
+          b, loc, b.getIntegerType(lane),
+          LLVM::LShrOp::create(b, loc, v, constInt(b, loc, i32, lane * k)));
+    return s ? Value(LLVM::SExtOp::create(b, loc, i64, x))
+             : Value(LLVM::ZExtOp::create(b, loc, i64, x));
+  };
+  auto clampTo = [&](Value t) -> Value {
+    llvm::APInt lo =
+        sd ? llvm::APInt::getSignedMinValue(lane) : llvm::APInt::getZero(lane);
+    llvm::APInt hi = sd ? llvm::APInt::getSignedMaxValue(lane)
+                        : llvm::APInt::getMaxValue(lane);
+    t = LLVM::SMaxOp::create(b, loc, t,
+                             constInt(b, loc, i64, lo.getSExtValue()));
+    // An unsigned word result is only clamped at 0; above it wraps
+    // (measured: vadd.u32.u32.u32.sat of 2 and 0xffffffff gives 1).
+    if (!sd && lane == 32)
+      return t;
+    return LLVM::SMinOp::create(
+        b, loc, t,
+        constInt(b, loc, i64,
+                 sd ? hi.getSExtValue() : int64_t(hi.getZExtValue())));
+  };
+  SmallVector<Value> lanes;
+  for (unsigned k = 0; k < 32 / lane; ++k) {
+    bool shift = vop == "vshl" || vop == "vshr";
+    Value ta = part(a, k, sa), tb = part(bv, k, shift ? false : sb);
+    Value t;
+    if (shift) {
+      tb = hasFlag(mods, Flag::wrap)
+               ? Value(
+                     LLVM::AndOp::create(b, loc, tb, constInt(b, loc, i64, 31)))
+               : Value(LLVM::UMinOp::create(b, loc, tb,
+                                            constInt(b, loc, i64, 32)));
+      t = vop == "vshl" ? Value(LLVM::ShlOp::create(b, loc, ta, tb))
+                        : Value(LLVM::AShrOp::create(b, loc, ta, tb));
+    } else if (vop == "vadd") {
+      t = LLVM::AddOp::create(b, loc, ta, tb);
+    } else if (vop == "vsub") {
+      t = LLVM::SubOp::create(b, loc, ta, tb);
+    } else if (vop == "vabsdiff") {
+      Value d = LLVM::SubOp::create(b, loc, ta, tb);
+      Value n = LLVM::SubOp::create(b, loc, constInt(b, loc, i64, 0), d);
+      t = LLVM::SMaxOp::create(b, loc, d, n);
+    } else if (vop == "vmin") {
+      t = LLVM::SMinOp::create(b, loc, ta, tb);
+    } else {
+      t = LLVM::SMaxOp::create(b, loc, ta, tb);
+    }
+    lanes.push_back(sat ? clampTo(t) : t);
+  }
+  Value c = args.size() > 2 ? castTo(b, loc, args[2], i32) : Value();
+  Value r;
+  if (lane == 32) {
+    r = lanes[0];
+    if (op2)
+      r = LLVM::AddOp::create(b, loc, r, LLVM::SExtOp::create(b, loc, i64, c));
+    r = LLVM::TruncOp::create(b, loc, i32, r);
+  } else if (op2) {
+    // SIMD .add: c plus the sum of the lanes.
+    r = c;
+    for (Value v : lanes)
+      r = LLVM::AddOp::create(b, loc, r, LLVM::TruncOp::create(b, loc, i32, v));
+  } else {
+    // Every lane written (the default mask): the lanes side by side.
+    r = constInt(b, loc, i32, 0);
+    for (auto [k, v] : llvm::enumerate(lanes)) {
+      Value x =
+          LLVM::AndOp::create(b, loc, LLVM::TruncOp::create(b, loc, i32, v),
+                              constInt(b, loc, i32, (1ll << lane) - 1));
+      r = LLVM::OrOp::create(
+          b, loc, r,
+          LLVM::ShlOp::create(b, loc, x, constInt(b, loc, i32, lane * k)));
+    }
+  }
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
 template <typename OpTy>
@@ -2602,7 +2733,17 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<BfindOp>(patterns, converter, l, lowerBfind<BfindOp>);
   addInst<Lop3Op>(patterns, converter, l, lowerLop3<Lop3Op>);
   addInst<SadOp>(patterns, converter, l, lowerSad<SadOp>);
-  addInst<Dp4aOp>(patterns, converter, l, lowerDp4a<Dp4aOp>);
+  addInst<VaddOp>(patterns, converter, l, lowerVideo<VaddOp>);
+  addInst<VsubOp>(patterns, converter, l, lowerVideo<VsubOp>);
+  addInst<VabsdiffOp>(patterns, converter, l, lowerVideo<VabsdiffOp>);
+  addInst<VminOp>(patterns, converter, l, lowerVideo<VminOp>);
+  addInst<VmaxOp>(patterns, converter, l, lowerVideo<VmaxOp>);
+  addInst<VshlOp>(patterns, converter, l, lowerVideo<VshlOp>);
+  addInst<VshrOp>(patterns, converter, l, lowerVideo<VshrOp>);
+  addInst<Vabsdiff2Op>(patterns, converter, l, lowerVideo<Vabsdiff2Op>);
+  addInst<Vabsdiff4Op>(patterns, converter, l, lowerVideo<Vabsdiff4Op>);
+  addInst<Dp4aOp>(patterns, converter, l, lowerDotProduct<Dp4aOp>);
+  addInst<Dp2aOp>(patterns, converter, l, lowerDotProduct<Dp2aOp>);
   addInst<BfiOp>(patterns, converter, l, lowerBfi<BfiOp>);
   addInst<BmskOp>(patterns, converter, l, lowerBmsk<BmskOp>);
   addInst<PrmtOp>(patterns, converter, l, lowerPrmt<PrmtOp>);

@@ -188,6 +188,16 @@ SWEEPS = {
                      f"  atom.global.{o}.u32 %r9, [%rd13], %r7;\n"
                      "  ld.global.u32 %r10, [%rd13];")
        for o in ["inc", "dec"]},
+    # Packed and half-precision atomic adds, on the thread's own word.
+    **{f"atom_add_{t}": ("  mul.wide.u32 %rd12, %r5, 8;\n  add.s64 %rd13, %rd1, %rd12;\n"
+                         "  st.global.u32 [%rd13], %r6;\n"
+                         f"  atom.global.add.noftz.{t} %r9, [%rd13], %r7;\n"
+                         "  ld.global.u32 %r10, [%rd13];")
+       for t in ["f16x2", "bf16x2"]},
+    "atom_add_f16": ("  mul.wide.u32 %rd12, %r5, 8;\n  add.s64 %rd13, %rd1, %rd12;\n"
+                     "  st.global.u32 [%rd13], %r6;\n  mov.b32 {%rs1, %rs2}, %r7;\n"
+                     "  atom.global.add.noftz.f16 %rs3, [%rd13], %rs1;\n"
+                     "  cvt.u32.u16 %r9, %rs3;\n  ld.global.u32 %r10, [%rd13];"),
     # isspacep on generic pointers into shared or global memory (by a % 2),
     # the three answers (global, shared, local) as bits 0-2. Local pointers
     # are left out: the NVPTX build takes a .local variable's address as
@@ -211,6 +221,24 @@ SWEEPS = {
     "sad_u32": i3("sad.u32"), "sad_s32": i3("sad.s32"),
     **{f"dp4a_{x}_{y}": i3(f"dp4a.{x}.{y}")
        for x in ["u32", "s32"] for y in ["u32", "s32"]},
+    # Video instructions on whole words: shifts (b taken mod 64 so that
+    # both clamp paths show), arithmetic with .sat and secondary ops, and
+    # per-byte/half-word absolute differences.
+    **{f"{v}_{d}_{a}_{m}{o}": (f"  and.b32 %r11, %r7, 63;\n"
+                                f"  {v}.{d}.{a}.u32.{m}{o.replace('_', '.')} %r9, %r6, %r11"
+                                + (", %r8;" if o else ";"))
+       for v in ["vshr", "vshl"] for d, a in [("u32", "u32"), ("s32", "s32")]
+       for m in ["clamp", "wrap"] for o in ["", "_add"]},
+    "vshr_u32_u32_clamp_sat_add": "  and.b32 %r11, %r7, 63;\n  vshr.u32.s32.u32.sat.clamp.add %r9, %r6, %r11, %r8;",
+    **{f"{v}_{d}_{a}_{b}{o}": (f"  {v}.{d}.{a}.{b}{o.replace('_', '.')} %r9, %r6, %r7"
+                               + (", %r8;" if o.endswith(("add", "min", "max")) else ";"))
+       for v in ["vadd", "vsub", "vabsdiff", "vmin", "vmax"]
+       for d, a, b in [("u32", "u32", "u32"), ("s32", "s32", "u32")]
+       for o in ["", "_sat", "_add", "_sat_add"]},
+    **{f"{v}_{d}{o}": (f"  {v}.{d}.{d}.{d}{o.replace('_', '.')} %r9, %r6, %r7, %r8;")
+       for v in ["vabsdiff4", "vabsdiff2"] for d in ["u32", "s32"] for o in ["", "_add", "_sat"]},
+    **{f"dp2a_{m}_{x}_{y}": i3(f"dp2a.{m}.{x}.{y}")
+       for m in ["lo", "hi"] for x in ["u32", "s32"] for y in ["u32", "s32"]},
     # CTA-wide reductions (256 threads a block): popc of a & 7 == 0, then
     # .or of a & 255 == 0 and .and of a & 255 != 0 right after it.
     "bar_red": ("  and.b32 %r11, %r6, 7;\n  setp.eq.u32 %p2, %r11, 0;\n"
