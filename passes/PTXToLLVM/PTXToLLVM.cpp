@@ -306,6 +306,12 @@ std::string unsupportedReason(Operation *op) {
     case SReg::lanemask_lt:
     case SReg::lanemask_ge:
     case SReg::lanemask_gt:
+    case SReg::clock:
+    case SReg::clock_hi:
+    case SReg::clock64:
+    case SReg::globaltimer:
+    case SReg::globaltimer_lo:
+    case SReg::globaltimer_hi:
       return "";
     default:
       return ("special register %" + stringifySReg(sreg.getReg().getReg()))
@@ -359,8 +365,8 @@ std::string unsupportedReason(Operation *op) {
     return text;
   // Packed halves: elementwise arithmetic, comparisons and conversions from
   // f32 pairs are lowered; tf32 only as the target of cvt.rna.
-  static const llvm::StringSet<> packedOk = {"add", "sub", "mul", "fma",
-                                             "min", "max", "set", "cvt"};
+  static const llvm::StringSet<> packedOk = {"add", "sub", "mul", "fma", "min",
+                                             "max", "set", "cvt", "neg", "abs"};
   for (TypeKind t : mods.getTypes()) {
     bool packed = t == TypeKind::f16x2 || t == TypeKind::bf16x2;
     if (packed && packedOk.contains(name))
@@ -689,6 +695,8 @@ struct SRegLowering : OpConversionPattern<SRegOp> {
     Value v =
         isLaneMask(reg.getReg())
             ? getLaneMask(rewriter, op.getLoc(), reg.getReg())
+        : isCounter(reg.getReg())
+            ? getCounter(rewriter, op.getLoc(), reg.getReg())
             : target.getSpecialRegister(rewriter, op.getLoc(), reg.getReg(),
                                         reg.getDim(), op.getType());
     if (!v)
@@ -701,6 +709,27 @@ struct SRegLowering : OpConversionPattern<SRegOp> {
     return reg == SReg::lanemask_eq || reg == SReg::lanemask_le ||
            reg == SReg::lanemask_lt || reg == SReg::lanemask_ge ||
            reg == SReg::lanemask_gt;
+  }
+
+  static bool isCounter(SReg reg) {
+    return reg == SReg::clock || reg == SReg::clock_hi ||
+           reg == SReg::clock64 || reg == SReg::globaltimer ||
+           reg == SReg::globaltimer_lo || reg == SReg::globaltimer_hi;
+  }
+
+  /// %clock64 and %globaltimer, and their 32-bit halves.
+  Value getCounter(OpBuilder &b, Location loc, SReg reg) const {
+    bool cycles =
+        reg == SReg::clock || reg == SReg::clock_hi || reg == SReg::clock64;
+    Value v = cycles ? target.readCycleCounter(b, loc)
+                     : target.readGlobalTimer(b, loc);
+    if (reg == SReg::clock64 || reg == SReg::globaltimer)
+      return v;
+    Type i32 = b.getI32Type();
+    if (reg == SReg::clock_hi || reg == SReg::globaltimer_hi)
+      v = LLVM::LShrOp::create(
+          b, loc, v, LLVM::ConstantOp::create(b, loc, v.getType(), 32));
+    return LLVM::TruncOp::create(b, loc, i32, v);
   }
 
   /// The %lanemask_* registers, from %laneid: eq = 1 << lane,

@@ -45,6 +45,13 @@ public:
                                          SReg reg, char dim,
                                          mlir::Type type) const = 0;
   /// `bar.sync id` for the whole CTA, with CTA-scope memory ordering.
+  /// A 64-bit count of the processor's clock cycles (%clock64).
+  virtual mlir::Value readCycleCounter(mlir::OpBuilder &b,
+                                       mlir::Location loc) const = 0;
+  /// A 64-bit count of nanoseconds, constant-rate and device-wide
+  /// (%globaltimer).
+  virtual mlir::Value readGlobalTimer(mlir::OpBuilder &b,
+                                      mlir::Location loc) const = 0;
   virtual void createBarrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// `bar.warp.sync`: the warp's lanes converge, with warp-scope ordering.
   virtual void createWarpBarrier(mlir::OpBuilder &b,

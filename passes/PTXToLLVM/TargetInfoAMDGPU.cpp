@@ -100,6 +100,38 @@ public:
     }
   }
 
+  Value readCycleCounter(OpBuilder &b, Location loc) const override {
+    // gfx11 counts shader cycles in 20 bits only (HW_REG_SHADER_CYCLES): a
+    // wait loop on %clock64 differences could spin forever. There, cycles
+    // are the real-time counter scaled to a nominal 2 GHz (20 per tick):
+    // monotonic, 64 bits, approximate.
+    if (llvm::StringRef(chip).starts_with("gfx11")) {
+      Type i64 = b.getI64Type();
+      Value ticks = LLVM::CallIntrinsicOp::create(
+                        b, loc, i64, b.getStringAttr("llvm.readsteadycounter"),
+                        ValueRange{})
+                        .getResult(0);
+      return LLVM::MulOp::create(b, loc, ticks,
+                                 LLVM::ConstantOp::create(b, loc, i64, 20));
+    }
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getI64Type(), b.getStringAttr("llvm.readcyclecounter"),
+               ValueRange{})
+        .getResult(0);
+  }
+
+  Value readGlobalTimer(OpBuilder &b, Location loc) const override {
+    // The real-time counter of RDNA GPUs runs at a constant 100 MHz: ten
+    // nanoseconds a tick.
+    Type i64 = b.getI64Type();
+    Value ticks = LLVM::CallIntrinsicOp::create(
+                      b, loc, i64, b.getStringAttr("llvm.readsteadycounter"),
+                      ValueRange{})
+                      .getResult(0);
+    return LLVM::MulOp::create(b, loc, ticks,
+                               LLVM::ConstantOp::create(b, loc, i64, 10));
+  }
+
   void createBarrier(OpBuilder &b, Location loc) const override {
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "workgroup");
     ROCDL::SBarrierOp::create(b, loc);

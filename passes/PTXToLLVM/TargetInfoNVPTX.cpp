@@ -79,6 +79,14 @@ public:
     }
   }
 
+  Value readCycleCounter(OpBuilder &b, Location loc) const override {
+    return NVVM::Clock64Op::create(b, loc, b.getI64Type());
+  }
+
+  Value readGlobalTimer(OpBuilder &b, Location loc) const override {
+    return NVVM::GlobalTimerOp::create(b, loc, b.getI64Type());
+  }
+
   void createBarrier(OpBuilder &b, Location loc) const override {
     NVVM::Barrier0Op::create(b, loc);
   }
