@@ -1,0 +1,328 @@
+//===- Cache.cpp - The content-addressed code-object cache ----------------===//
+
+#include "compiler/Cache/Cache.h"
+#include "compiler/Cache/Sha256.h"
+#include "compiler/Cache/Version.inc"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <random>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace zluda::cache;
+
+namespace {
+
+constexpr std::string_view magic = "ZLUDA-CACHE-ENTRY 1\n";
+
+std::string errnoText(const std::string &what) {
+  return what + ": " + std::strerror(errno);
+}
+
+bool makeDir(const std::string &path, std::string &error) {
+  if (mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
+    return true;
+  error = errnoText("cannot create " + path);
+  return false;
+}
+
+bool makeDirs(const std::string &path, std::string &error) {
+  for (size_t pos = 1; (pos = path.find('/', pos)) != std::string::npos; ++pos)
+    if (!makeDir(path.substr(0, pos), error))
+      return false;
+  return makeDir(path, error);
+}
+
+bool writeAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    data.remove_prefix(size_t(n));
+  }
+  return true;
+}
+
+bool readFile(const std::string &path, std::string &out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  out.clear();
+  char buf[1 << 16];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) != 0) {
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      ::close(fd);
+      return false;
+    }
+    out.append(buf, size_t(n));
+  }
+  ::close(fd);
+  return true;
+}
+
+void fsyncDir(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+bool isHexKey(std::string_view s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+/// Metadata values are one line each.
+std::string oneLine(std::string_view v) {
+  std::string s(v);
+  std::replace(s.begin(), s.end(), '\n', '?');
+  return s;
+}
+
+} // namespace
+
+std::string_view zluda::cache::compilerVersion() {
+  return ZLUDA_COMPILER_VERSION;
+}
+
+std::string zluda::cache::computeKey(const KeyInputs &in) {
+  // A versioned, unambiguous text: one field a line, the PTX by its hash.
+  std::string text = "zluda-cache-key 1\n";
+  auto field = [&](std::string_view name, std::string_view value) {
+    text.append(name).append("=").append(oneLine(value)).append("\n");
+  };
+  field("ptx-sha256", Sha256::hex(in.ptx));
+  field("target", in.target);
+  field("chip", in.chip);
+  field("features", in.features);
+  field("code-object",
+        in.target == "amdgpu" ? std::to_string(in.codeObjectVersion) : "-");
+  field("compiler", in.compilerVersion);
+  field("options", in.options);
+  return Sha256::hex(text);
+}
+
+std::string zluda::cache::serializeEntry(const Entry &entry) {
+  const EntryMeta &m = entry.meta;
+  std::string meta;
+  auto line = [&](std::string_view name, std::string_view value) {
+    meta.append(name).append(" ").append(oneLine(value)).append("\n");
+  };
+  line("key", m.key);
+  line("target", m.target);
+  line("chip", m.chip);
+  line("code-object", std::to_string(m.codeObjectVersion));
+  line("compiler", m.compilerVersion);
+  line("ptx-sha256", m.ptxSha256);
+  for (const std::string &k : m.kernels)
+    line("kernel", k);
+  for (const std::string &k : m.missingKernels)
+    line("missing-kernel", k);
+  for (const std::string &s : m.sources)
+    line("source", s);
+  Sha256 sha;
+  sha.update(meta);
+  sha.update(entry.object);
+  std::string out(magic);
+  out += "meta-bytes " + std::to_string(meta.size()) + "\n";
+  out += "object-bytes " + std::to_string(entry.object.size()) + "\n";
+  out += "sha256 " + Sha256::toHex(sha.finish()) + "\n\n";
+  out += meta;
+  out += entry.object;
+  return out;
+}
+
+ReadStatus zluda::cache::parseEntry(std::string_view bytes, Entry &out,
+                                    std::string &error) {
+  auto corrupt = [&](const std::string &why) {
+    error = why;
+    return ReadStatus::corrupt;
+  };
+  if (bytes.substr(0, magic.size()) != magic)
+    return corrupt("not a cache entry (bad magic)");
+  bytes.remove_prefix(magic.size());
+  auto header = [&](std::string_view name, std::string &value) {
+    size_t eol = bytes.find('\n');
+    if (eol == std::string_view::npos ||
+        bytes.substr(0, name.size() + 1) != std::string(name) + " ")
+      return false;
+    value = std::string(bytes.substr(name.size() + 1, eol - name.size() - 1));
+    bytes.remove_prefix(eol + 1);
+    return true;
+  };
+  std::string metaBytes, objectBytes, sum;
+  if (!header("meta-bytes", metaBytes) ||
+      !header("object-bytes", objectBytes) || !header("sha256", sum) ||
+      bytes.substr(0, 1) != "\n")
+    return corrupt("truncated or malformed header");
+  bytes.remove_prefix(1);
+  uint64_t nMeta = std::strtoull(metaBytes.c_str(), nullptr, 10);
+  uint64_t nObject = std::strtoull(objectBytes.c_str(), nullptr, 10);
+  if (nMeta > bytes.size() || nObject != bytes.size() - nMeta)
+    return corrupt("size mismatch (truncated entry?)");
+  std::string_view meta = bytes.substr(0, nMeta);
+  std::string_view object = bytes.substr(nMeta);
+  Sha256 sha;
+  sha.update(meta);
+  sha.update(object);
+  if (Sha256::toHex(sha.finish()) != sum)
+    return corrupt("checksum mismatch");
+  Entry e;
+  while (!meta.empty()) {
+    size_t eol = meta.find('\n');
+    std::string_view l = meta.substr(0, eol);
+    meta.remove_prefix(eol == std::string_view::npos ? meta.size() : eol + 1);
+    size_t sp = l.find(' ');
+    std::string_view name = l.substr(0, sp);
+    std::string value(sp == std::string_view::npos ? "" : l.substr(sp + 1));
+    if (name == "key")
+      e.meta.key = value;
+    else if (name == "target")
+      e.meta.target = value;
+    else if (name == "chip")
+      e.meta.chip = value;
+    else if (name == "code-object")
+      e.meta.codeObjectVersion =
+          unsigned(std::strtoul(value.c_str(), nullptr, 10));
+    else if (name == "compiler")
+      e.meta.compilerVersion = value;
+    else if (name == "ptx-sha256")
+      e.meta.ptxSha256 = value;
+    else if (name == "kernel")
+      e.meta.kernels.push_back(value);
+    else if (name == "missing-kernel")
+      e.meta.missingKernels.push_back(value);
+    else if (name == "source")
+      e.meta.sources.push_back(value);
+  }
+  e.object.assign(object);
+  out = std::move(e);
+  return ReadStatus::ok;
+}
+
+Cache::Cache(std::string dir) : dir(std::move(dir)) {
+  while (this->dir.size() > 1 && this->dir.back() == '/')
+    this->dir.pop_back();
+}
+
+bool Cache::open(std::string &error) {
+  return makeDirs(dir + "/v1/entries", error) &&
+         makeDirs(dir + "/v1/tmp", error);
+}
+
+std::string Cache::entryPath(std::string_view key) const {
+  return dir + "/v1/entries/" + std::string(key.substr(0, 2)) + "/" +
+         std::string(key) + ".zce";
+}
+
+ReadStatus Cache::read(std::string_view key, Entry &out,
+                       std::string &error) const {
+  std::string bytes;
+  if (!readFile(entryPath(key), bytes))
+    return ReadStatus::missing;
+  ReadStatus s = parseEntry(bytes, out, error);
+  if (s == ReadStatus::ok && out.meta.key != key) {
+    error = "entry holds another key";
+    return ReadStatus::corrupt;
+  }
+  return s;
+}
+
+bool Cache::write(const Entry &entry, std::string &error) const {
+  const std::string &key = entry.meta.key;
+  if (!isHexKey(key)) {
+    error = "invalid key '" + key + "'";
+    return false;
+  }
+  std::string bucket = dir + "/v1/entries/" + key.substr(0, 2);
+  if (!makeDir(bucket, error))
+    return false;
+  std::random_device rd;
+  std::string tmp = dir + "/v1/tmp/" + key + "." + std::to_string(getpid()) +
+                    "." + std::to_string(rd());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = errnoText("cannot create " + tmp);
+    return false;
+  }
+  bool ok = writeAll(fd, serializeEntry(entry)) && ::fsync(fd) == 0;
+  if (!ok)
+    error = errnoText("cannot write " + tmp);
+  ::close(fd);
+  std::string final = entryPath(key);
+  if (ok && ::rename(tmp.c_str(), final.c_str()) != 0) {
+    error = errnoText("cannot rename " + tmp + " to " + final);
+    ok = false;
+  }
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  fsyncDir(bucket);
+  return true;
+}
+
+void Cache::remove(std::string_view key) const {
+  ::unlink(entryPath(key).c_str());
+}
+
+std::vector<std::string> Cache::keys() const {
+  std::vector<std::string> out;
+  std::string entries = dir + "/v1/entries";
+  DIR *top = opendir(entries.c_str());
+  if (!top)
+    return out;
+  while (dirent *b = readdir(top)) {
+    std::string bucket = b->d_name;
+    if (bucket.size() != 2)
+      continue;
+    DIR *d = opendir((entries + "/" + bucket).c_str());
+    if (!d)
+      continue;
+    while (dirent *f = readdir(d)) {
+      std::string name = f->d_name;
+      if (name.size() == 68 && name.compare(64, 4, ".zce") == 0 &&
+          isHexKey(name.substr(0, 64)) && name.compare(0, 2, bucket) == 0)
+        out.push_back(name.substr(0, 64));
+    }
+    closedir(d);
+  }
+  closedir(top);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+unsigned Cache::removeStaleTemporaries(unsigned minAgeSeconds) const {
+  std::string tmpDir = dir + "/v1/tmp";
+  DIR *d = opendir(tmpDir.c_str());
+  if (!d)
+    return 0;
+  unsigned removed = 0;
+  time_t now = time(nullptr);
+  while (dirent *f = readdir(d)) {
+    std::string name = f->d_name;
+    if (name == "." || name == "..")
+      continue;
+    std::string path = tmpDir + "/" + name;
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && now - st.st_mtime >= minAgeSeconds &&
+        ::unlink(path.c_str()) == 0)
+      ++removed;
+  }
+  closedir(d);
+  return removed;
+}

@@ -1,0 +1,101 @@
+//===- Cache.h - The content-addressed code-object cache --------*- C++ -*-===//
+//
+// LLVM-free: `zluda-precompile build` fills the cache, the runtime shim
+// reads it, and both compute keys with this library. Layout (docs/cache.md):
+//
+//   DIR/v1/entries/<k0k1>/<key>.zce   one entry: header, metadata, object
+//   DIR/v1/tmp/                       writes in progress
+//   DIR/v1/manifest.json              what `build` last saw (for tools)
+//
+// An entry file is written to tmp/, fsynced and renamed into place, so a
+// reader sees a whole entry or none, whatever kills the writer; concurrent
+// writers of one key write the same bytes and the last rename wins.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_COMPILER_CACHE_CACHE_H
+#define ZLUDA_COMPILER_CACHE_CACHE_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zluda::cache {
+
+/// Everything that decides the bytes of a compiled module. No paths, times
+/// or machine facts.
+struct KeyInputs {
+  std::string_view ptx;           // the exact PTX text
+  std::string target = "amdgpu";  // or "nvptx"
+  std::string chip;               // gfx1100, sm_90, ...
+  std::string features;           // target features, "" for the default
+  unsigned codeObjectVersion = 5; // AMDGPU only
+  std::string compilerVersion;    // compilerVersion() unless testing
+  std::string options;            // other code-changing options, canonical
+};
+
+/// The version string of this build of the compiler: the release and the
+/// source revision, and the LLVM it was built with.
+std::string_view compilerVersion();
+
+/// The entry key: SHA-256 (hex) of a canonical, versioned text of `in`.
+std::string computeKey(const KeyInputs &in);
+
+/// What an entry records besides the code object.
+struct EntryMeta {
+  std::string key, target, chip, compilerVersion, ptxSha256;
+  unsigned codeObjectVersion = 0;
+  std::vector<std::string> kernels;        // compiled, in module order
+  std::vector<std::string> missingKernels; // left out (unsupported)
+  std::vector<std::string> sources;        // binaries the PTX was seen in
+};
+
+struct Entry {
+  EntryMeta meta;
+  std::string object;
+};
+
+/// Why a read failed.
+enum class ReadStatus { ok, missing, corrupt };
+
+class Cache {
+public:
+  explicit Cache(std::string dir);
+
+  /// Creates the layout if needed; false with `error` if it cannot.
+  bool open(std::string &error);
+
+  const std::string &root() const { return dir; }
+  std::string entryPath(std::string_view key) const;
+
+  /// Reads and verifies (magic, sizes, checksum, key) the entry of `key`.
+  ReadStatus read(std::string_view key, Entry &out, std::string &error) const;
+
+  /// Writes `entry` atomically (temporary file, fsync, rename, directory
+  /// fsync). False with `error` on failure; nothing partial is left
+  /// visible.
+  bool write(const Entry &entry, std::string &error) const;
+
+  /// Removes the entry of `key` (a corrupt one, before rebuilding it).
+  void remove(std::string_view key) const;
+
+  /// The keys of every entry file present, sorted.
+  std::vector<std::string> keys() const;
+
+  /// Removes temporary files left by killed writers (older than
+  /// `minAgeSeconds`, so that running writers are not disturbed).
+  unsigned removeStaleTemporaries(unsigned minAgeSeconds) const;
+
+private:
+  std::string dir;
+};
+
+/// Entry serialization (exposed for tests).
+std::string serializeEntry(const Entry &entry);
+ReadStatus parseEntry(std::string_view bytes, Entry &out, std::string &error);
+
+} // namespace zluda::cache
+
+#endif // ZLUDA_COMPILER_CACHE_CACHE_H

@@ -1,0 +1,198 @@
+//===- CacheTest.cpp - SHA-256, keys, entries, atomic writes --------------===//
+
+#include "compiler/Cache/Cache.h"
+#include "compiler/Cache/Sha256.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <dirent.h>
+#include <unistd.h>
+
+using namespace zluda::cache;
+
+namespace {
+
+std::string tempDir() {
+  char tmpl[] = "/tmp/zluda-cache-test-XXXXXX";
+  REQUIRE(mkdtemp(tmpl));
+  return tmpl;
+}
+
+Entry sampleEntry(const std::string &ptx, const std::string &chip) {
+  KeyInputs in;
+  in.ptx = ptx;
+  in.chip = chip;
+  in.compilerVersion = "test 1";
+  Entry e;
+  e.meta.key = computeKey(in);
+  e.meta.target = "amdgpu";
+  e.meta.chip = chip;
+  e.meta.codeObjectVersion = 5;
+  e.meta.compilerVersion = "test 1";
+  e.meta.ptxSha256 = Sha256::hex(ptx);
+  e.meta.kernels = {"k1", "_Z2k2Pf"};
+  e.meta.missingKernels = {"needs_wmma"};
+  e.meta.sources = {"/opt/app/lib with space.so"};
+  e.object = std::string("\x7f"
+                         "ELF\0\1\2",
+                         7) +
+             ptx;
+  return e;
+}
+
+} // namespace
+
+TEST_CASE("SHA-256 matches the FIPS 180-4 examples", "[cache]") {
+  CHECK(Sha256::hex("") ==
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(Sha256::hex("abc") ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(
+      Sha256::hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  // A million 'a', fed in uneven pieces across block boundaries.
+  Sha256 sha;
+  std::string piece(997, 'a');
+  size_t left = 1000000;
+  while (left) {
+    size_t n = std::min(left, piece.size());
+    sha.update(std::string_view(piece).substr(0, n));
+    left -= n;
+  }
+  CHECK(Sha256::toHex(sha.finish()) ==
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST_CASE("cache keys depend on everything that changes code", "[cache]") {
+  KeyInputs base;
+  base.ptx = ".version 8.0";
+  base.chip = "gfx1100";
+  base.compilerVersion = "v1";
+  std::string k = computeKey(base);
+  CHECK(k.size() == 64);
+  CHECK(computeKey(base) == k); // stable
+  auto differs = [&](auto change) {
+    KeyInputs other = base;
+    change(other);
+    return computeKey(other) != k;
+  };
+  CHECK(differs([](KeyInputs &i) { i.ptx = ".version 8.1"; }));
+  CHECK(differs([](KeyInputs &i) { i.chip = "gfx1201"; }));
+  CHECK(differs([](KeyInputs &i) { i.features = "+wavefrontsize64"; }));
+  CHECK(differs([](KeyInputs &i) { i.codeObjectVersion = 6; }));
+  CHECK(differs([](KeyInputs &i) { i.compilerVersion = "v2"; }));
+  CHECK(differs([](KeyInputs &i) { i.options = "-O2"; }));
+  CHECK(differs([](KeyInputs &i) { i.target = "nvptx"; }));
+  // Field boundaries cannot be shifted into each other.
+  CHECK(differs([](KeyInputs &i) {
+    i.chip = "gfx1100\nfeatures=";
+    i.features = "";
+  }));
+  // A fixed value: keys must not change by accident between releases (the
+  // shim and older caches compute them too).
+  CHECK(k ==
+        "cc1dab08c48fdb7f336833534ba873c44988ef59ecfe4c81a25cde9f35edd0a2");
+  CHECK(compilerVersion().find("zluda-precompile") == 0);
+}
+
+TEST_CASE("cache entries round-trip and every corruption is detected",
+          "[cache]") {
+  Entry e = sampleEntry(".version 8.0\n.target sm_80\n", "gfx1100");
+  std::string bytes = serializeEntry(e);
+  Entry back;
+  std::string error;
+  REQUIRE(parseEntry(bytes, back, error) == ReadStatus::ok);
+  CHECK(back.meta.key == e.meta.key);
+  CHECK(back.meta.kernels == e.meta.kernels);
+  CHECK(back.meta.missingKernels == e.meta.missingKernels);
+  CHECK(back.meta.sources == e.meta.sources);
+  CHECK(back.meta.codeObjectVersion == 5);
+  CHECK(back.object == e.object);
+
+  // Any truncation, and a flipped bit anywhere, is corrupt, never ok.
+  for (size_t n = 0; n < bytes.size(); n += 7)
+    CHECK(parseEntry(std::string_view(bytes).substr(0, n), back, error) ==
+          ReadStatus::corrupt);
+  for (size_t i = 0; i < bytes.size(); i += 5) {
+    std::string bad = bytes;
+    bad[i] ^= 0x10;
+    CHECK(parseEntry(bad, back, error) == ReadStatus::corrupt);
+  }
+}
+
+TEST_CASE("cache writes are atomic and readable by key", "[cache]") {
+  std::string dir = tempDir();
+  Cache cache(dir + "/c");
+  std::string error;
+  REQUIRE(cache.open(error));
+  Entry e = sampleEntry("ptx one", "gfx1100");
+  Entry got;
+  CHECK(cache.read(e.meta.key, got, error) == ReadStatus::missing);
+  REQUIRE(cache.write(e, error));
+  REQUIRE(cache.read(e.meta.key, got, error) == ReadStatus::ok);
+  CHECK(got.object == e.object);
+  CHECK(cache.keys() == std::vector<std::string>{e.meta.key});
+
+  // A damaged file is reported corrupt, and rewriting it repairs it.
+  {
+    std::fstream f(cache.entryPath(e.meta.key),
+                   std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-1, std::ios::end);
+    f.put('#');
+  }
+  CHECK(cache.read(e.meta.key, got, error) == ReadStatus::corrupt);
+  cache.remove(e.meta.key);
+  REQUIRE(cache.write(e, error));
+  CHECK(cache.read(e.meta.key, got, error) == ReadStatus::ok);
+
+  // An entry stored under another key's name is not served.
+  Entry other = sampleEntry("ptx two", "gfx1100");
+  REQUIRE(cache.write(other, error));
+  std::rename(cache.entryPath(other.meta.key).c_str(),
+              cache.entryPath(e.meta.key).c_str());
+  CHECK(cache.read(e.meta.key, got, error) == ReadStatus::corrupt);
+
+  // Nothing is left in tmp/ by successful writes; stale files are swept.
+  CHECK(cache.removeStaleTemporaries(0) == 0);
+  std::ofstream(dir + "/c/v1/tmp/dead.123.456") << "partial";
+  CHECK(cache.removeStaleTemporaries(0) == 1);
+  CHECK(!cache.write(Entry{}, error)); // no key
+  CHECK(error.find("invalid key") != std::string::npos);
+  std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE("concurrent writers of overlapping keys leave whole entries",
+          "[cache]") {
+  std::string dir = tempDir();
+  Cache cache(dir);
+  std::string error;
+  REQUIRE(cache.open(error));
+  std::vector<Entry> entries;
+  for (int i = 0; i < 16; ++i)
+    entries.push_back(
+        sampleEntry("module " + std::to_string(i) + std::string(5000 * i, 'x'),
+                    i % 2 ? "gfx1201" : "gfx1100"));
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t)
+    writers.emplace_back([&, t] {
+      std::string err;
+      for (int round = 0; round < 5; ++round)
+        for (size_t i = t; i < entries.size() + t; ++i)
+          CHECK(cache.write(entries[i % entries.size()], err));
+    });
+  for (auto &w : writers)
+    w.join();
+  CHECK(cache.keys().size() == entries.size());
+  for (const Entry &e : entries) {
+    Entry got;
+    REQUIRE(cache.read(e.meta.key, got, error) == ReadStatus::ok);
+    CHECK(got.object == e.object);
+  }
+  CHECK(cache.removeStaleTemporaries(0) == 0);
+  std::system(("rm -rf " + dir).c_str());
+}
