@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BinaryCommands.h"
+#include "BuildCommand.h"
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Pipeline/Pipeline.h"
@@ -232,6 +233,56 @@ int main(int argc, char **argv) {
   compileCmd->add_flag("--time-phases", compile.timePhases,
                        "Print the time of each phase to stderr");
 
+  zluda::driver::BuildOptions build;
+  bool keepGoingFlag = false;
+  CLI::App *buildCmd = app.add_subcommand(
+      "build", "Compile every PTX module of applications and libraries into "
+               "a cache, once per processor");
+  buildCmd
+      ->add_option("paths", build.paths,
+                   "Executables, libraries, objects, archives, fatbin or PTX "
+                   "files, or directories (walked recursively)")
+      ->required();
+  buildCmd
+      ->add_option("--arch", build.archs,
+                   "Processors, comma-separated (gfx1100,gfx1201; sm_90 "
+                   "with --target nvptx)")
+      ->required();
+  buildCmd->add_option("--cache", build.cacheDir, "Cache directory")
+      ->required();
+  buildCmd->add_option("--target", build.target, "amdgpu, or nvptx")
+      ->check(CLI::IsMember({"amdgpu", "nvptx"}))
+      ->capture_default_str();
+  buildCmd->add_option("-j,--jobs", build.jobs,
+                       "Threads (default: all cores); the cache's bytes do not "
+                       "depend on it");
+  buildCmd
+      ->add_option("--code-object", build.codeObject,
+                   "AMDGPU code object version: 4, 5 or 6")
+      ->check(CLI::IsMember({4, 5, 6}));
+  buildCmd->add_flag("--keep-going", keepGoingFlag,
+                     "Compile everything possible, exit 1 if anything failed "
+                     "(the default)");
+  buildCmd->add_flag("--fail-fast", build.failFast,
+                     "Stop at the first module that does not compile whole");
+  buildCmd->add_option("--json", build.jsonPath,
+                       "Write the summary and per-module results as JSON");
+
+  std::string cacheDir;
+  bool removeCorrupt = false;
+  CLI::App *cacheCmd =
+      app.add_subcommand("cache", "Inspect or check a cache directory");
+  cacheCmd->require_subcommand(1);
+  CLI::App *verifyCmd = cacheCmd->add_subcommand(
+      "verify", "Read and check every entry; exit 1 if any is corrupt");
+  verifyCmd->add_option("dir", cacheDir, "Cache directory")->required();
+  verifyCmd->add_flag("--remove-corrupt", removeCorrupt,
+                      "Delete the corrupt entries (the next build rebuilds "
+                      "them)");
+  CLI::App *cacheListCmd =
+      cacheCmd->add_subcommand("list", "One line per entry");
+  cacheListCmd->add_option("dir", cacheDir, "Cache directory")->required();
+
   zluda::driver::ListOptions list;
   CLI::App *listCmd = app.add_subcommand(
       "list", "List the fatbin containers and entries of binaries");
@@ -267,6 +318,12 @@ int main(int argc, char **argv) {
     return runCompile(compile);
   if (*listCmd)
     return zluda::driver::runList(list);
+  if (buildCmd->parsed())
+    return zluda::driver::runBuild(build);
+  if (verifyCmd->parsed())
+    return zluda::driver::runCacheVerify(cacheDir, removeCorrupt);
+  if (cacheListCmd->parsed())
+    return zluda::driver::runCacheList(cacheDir);
   if (*extractCmd)
     return zluda::driver::runExtract(extract);
   return 1;

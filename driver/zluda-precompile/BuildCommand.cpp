@@ -1,0 +1,532 @@
+//===- BuildCommand.cpp - `build`: whole applications into a cache --------===//
+//
+// Reads every input (files, directories, archives), takes the PTX module the
+// selection policy picks from each fatbin container, dedupes identical PTX,
+// and compiles each distinct module once per processor on one pool of
+// worker threads, skipping what the cache already holds. Each worker owns
+// its MLIRContext; a module's own code generation is split further when
+// fewer modules than threads are left, so one big module does not leave
+// cores idle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BuildCommand.h"
+
+#include "compiler/Binary/BinaryReader.h"
+#include "compiler/Cache/Cache.h"
+#include "compiler/Cache/Sha256.h"
+#include "compiler/Codegen/Codegen.h"
+#include "compiler/Pipeline/Pipeline.h"
+#include "dialects/ptx/PTXOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+using namespace zluda;
+
+namespace {
+
+/// One distinct PTX module and where it was seen.
+struct Module {
+  std::string sha256;
+  std::string text;
+  std::set<std::string> sources;
+  std::vector<std::string> kernels; // as the PTX declares them
+};
+
+enum class Status { hit, compiled, partial, failed };
+
+const char *statusName(Status s) {
+  switch (s) {
+  case Status::hit:
+    return "hit";
+  case Status::compiled:
+    return "compiled";
+  case Status::partial:
+    return "partial";
+  case Status::failed:
+    return "failed";
+  }
+  return "?";
+}
+
+/// One module for one processor.
+struct Job {
+  size_t module;
+  std::string chip;
+  std::string key;
+  Status status = Status::failed;
+  std::vector<std::string> compiled, missing;
+  /// "instruction" (or a short reason) -> count, from the diagnostics.
+  std::map<std::string, unsigned> reasons;
+  std::string error; ///< first error, with its location
+  double seconds = 0;
+};
+
+/// The reason of an `unsupported: X ...` diagnostic: X up to the first
+/// space or dot-separated type suffix kept whole (`tex.2d.v4.f32.s32`).
+std::string reasonOf(llvm::StringRef message) {
+  if (message.consume_front("unsupported: "))
+    return ("unsupported " + message.split(' ').first).str();
+  return message.split('\n').first.take_front(120).str();
+}
+
+class Progress {
+public:
+  Progress(size_t total, bool enabled) : total(total), enabled(enabled) {}
+  void update(size_t done, size_t kernels, size_t kernelsTotal) {
+    if (!enabled)
+      return;
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    double eta = done ? elapsed / done * (total - done) : 0;
+    std::lock_guard<std::mutex> lock(mutex);
+    fmt::print(stderr,
+               "\r\033[K[{}/{}] modules, {}/{} kernels, {:.0f} s elapsed, "
+               "ETA {:.0f} s",
+               done, total, kernels, kernelsTotal, elapsed, eta);
+    fflush(stderr);
+  }
+  ~Progress() {
+    if (enabled)
+      fmt::print(stderr, "\r\033[K");
+  }
+
+private:
+  size_t total;
+  bool enabled;
+  std::mutex mutex;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+};
+
+/// Parses and compiles `m` for `job.chip`, filling the job's results.
+void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
+                unsigned codegenJobs, std::string &object) {
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(m.text, "ptx-" + m.sha256.substr(0, 12),
+                                       false),
+      llvm::SMLoc());
+  std::string first;
+  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
+    if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+      return mlir::success();
+    std::string text = d.str();
+    ++job.reasons[reasonOf(text)];
+    if (first.empty()) {
+      std::string loc;
+      llvm::raw_string_ostream os(loc);
+      os << d.getLocation();
+      first = text + " at " + loc;
+    }
+    return mlir::success();
+  });
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadPTX(sourceMgr, ctx);
+  if (!module) {
+    job.error = first.empty() ? "the PTX does not parse" : first;
+    return;
+  }
+  codegen::Options cg;
+  cg.target = opts.target;
+  cg.chip = job.chip;
+  cg.codeObjectVersion = opts.codeObject;
+  cg.keepGoing = true;
+  cg.jobs = codegenJobs;
+  auto result = codegen::compile(*module, cg, codegen::Emit::HSACO);
+  if (!result) {
+    std::string msg = llvm::toString(result.takeError());
+    job.error = first.empty() ? msg : first;
+    if (job.reasons.empty())
+      ++job.reasons[reasonOf(msg)];
+    job.missing = m.kernels;
+    return;
+  }
+  object = std::move(result->bytes);
+  job.missing = result->removedKernels;
+  std::set<std::string> gone(job.missing.begin(), job.missing.end());
+  for (auto entry : module->getOps<ptx::EntryOp>())
+    if (!gone.count(entry.getSymName().str()))
+      job.compiled.push_back(entry.getSymName().str());
+  job.error = first;
+  job.status = job.missing.empty() ? Status::compiled : Status::partial;
+}
+
+/// Writes DIR/v1/manifest.json from every entry present, under a lock so
+/// that concurrent builds do not interleave their manifests.
+void writeManifest(const cache::Cache &c) {
+  std::string lockPath = c.root() + "/v1/lock";
+  int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock >= 0)
+    ::flock(lock, LOCK_EX);
+  llvm::json::Array entries;
+  for (const std::string &key : c.keys()) {
+    cache::Entry e;
+    std::string error;
+    if (c.read(key, e, error) != cache::ReadStatus::ok)
+      continue;
+    llvm::json::Array kernels, missing, sources;
+    for (auto &k : e.meta.kernels)
+      kernels.push_back(k);
+    for (auto &k : e.meta.missingKernels)
+      missing.push_back(k);
+    for (auto &s : e.meta.sources)
+      sources.push_back(s);
+    entries.push_back(
+        llvm::json::Object{{"key", key},
+                           {"target", e.meta.target},
+                           {"chip", e.meta.chip},
+                           {"code_object", int64_t(e.meta.codeObjectVersion)},
+                           {"compiler", e.meta.compilerVersion},
+                           {"ptx_sha256", e.meta.ptxSha256},
+                           {"object_bytes", int64_t(e.object.size())},
+                           {"kernels", std::move(kernels)},
+                           {"missing_kernels", std::move(missing)},
+                           {"sources", std::move(sources)}});
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}\n",
+                      llvm::json::Value(llvm::json::Object{
+                          {"version", 1}, {"entries", std::move(entries)}}));
+  std::string tmp = c.root() + "/v1/tmp/manifest." + std::to_string(getpid());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(tmp, ec);
+    if (!ec)
+      out << text;
+  }
+  llvm::sys::fs::rename(tmp, c.root() + "/v1/manifest.json");
+  if (lock >= 0)
+    ::close(lock);
+}
+
+} // namespace
+
+int driver::runBuild(const BuildOptions &opts) {
+  auto start = std::chrono::steady_clock::now();
+  llvm::SmallVector<llvm::StringRef> chipRefs;
+  llvm::StringRef(opts.archs).split(chipRefs, ',', -1, false);
+  if (chipRefs.empty()) {
+    fmt::print(stderr, "zluda-precompile: error: --arch names no processor\n");
+    return 1;
+  }
+  cache::Cache store(opts.cacheDir);
+  std::string error;
+  if (!store.open(error)) {
+    fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+    return 1;
+  }
+  store.removeStaleTemporaries(3600);
+
+  // Inputs -> distinct modules.
+  std::vector<std::string> walkErrors;
+  std::vector<binary::InputPath> files =
+      binary::expandPaths(opts.paths, walkErrors);
+  bool inputErrors = !walkErrors.empty();
+  for (const std::string &e : walkErrors)
+    fmt::print(stderr, "zluda-precompile: error: {}\n", e);
+  std::vector<Module> modules;
+  std::map<std::string, size_t> bySha;
+  size_t inputsRead = 0;
+  auto addModule = [&](std::string text, const std::string &source) {
+    std::string sha = cache::Sha256::hex(text);
+    auto [it, inserted] = bySha.emplace(sha, modules.size());
+    if (inserted) {
+      Module m;
+      m.sha256 = sha;
+      m.kernels = binary::listKernels(text);
+      m.text = std::move(text);
+      modules.push_back(std::move(m));
+    }
+    modules[it->second].sources.insert(source);
+  };
+  for (const binary::InputPath &p : files) {
+    binary::Input in = binary::readInput(p.path);
+    if (in.unrecognized && p.fromDirectory)
+      continue;
+    ++inputsRead;
+    for (const binary::Diagnostic &d : in.diagnostics)
+      if (d.isError) {
+        fmt::print(stderr, "{}: error at offset 0x{:x}: {}\n", in.path,
+                   d.offset, d.message);
+        inputErrors = true;
+      }
+    if (in.kind == binary::InputKind::PTX) {
+      addModule(in.buffer->getBuffer().str(), in.path);
+      continue;
+    }
+    for (const binary::FoundContainer &fc : in.containers) {
+      int sel = fc.container.selectedPTX();
+      if (sel < 0)
+        continue;
+      std::string text;
+      if (auto err = fatbin::extractPayload(fc.container.entries[sel], text)) {
+        fmt::print(stderr, "{}: error: {}\n", in.path, err->message);
+        inputErrors = true;
+        continue;
+      }
+      addModule(std::move(text),
+                fc.member.empty() ? in.path : in.path + "(" + fc.member + ")");
+    }
+  }
+
+  // Jobs, the biggest modules first so that the pool ends evenly.
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < modules.size(); ++i)
+    for (llvm::StringRef chip : chipRefs) {
+      Job j;
+      j.module = i;
+      j.chip = chip.str();
+      cache::KeyInputs key;
+      key.ptx = modules[i].text;
+      key.target = opts.target;
+      key.chip = j.chip;
+      key.codeObjectVersion = opts.codeObject
+                                  ? opts.codeObject
+                                  : (chip.ends_with("-generic") ? 6 : 5);
+      key.compilerVersion = std::string(cache::compilerVersion());
+      j.key = cache::computeKey(key);
+      jobs.push_back(std::move(j));
+    }
+  std::vector<size_t> order(jobs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    size_t sa = modules[jobs[a].module].text.size(),
+           sb = modules[jobs[b].module].text.size();
+    return sa != sb ? sa > sb : a < b;
+  });
+
+  unsigned threads = opts.jobs
+                         ? opts.jobs
+                         : llvm::hardware_concurrency().compute_thread_count();
+  size_t kernelsTotal = 0;
+  for (const Job &j : jobs)
+    kernelsTotal += modules[j.module].kernels.size();
+  Progress progress(jobs.size(), isatty(STDERR_FILENO));
+  std::atomic<size_t> next{0}, done{0}, kernelsDone{0};
+  std::atomic<bool> stop{false};
+  unsigned corrupt = 0;
+  std::mutex mutex;
+  auto worker = [&] {
+    for (;;) {
+      size_t slot = next++;
+      if (slot >= order.size() || stop)
+        return;
+      Job &job = jobs[order[slot]];
+      const Module &m = modules[job.module];
+      auto t0 = std::chrono::steady_clock::now();
+      cache::Entry entry;
+      std::string err;
+      cache::ReadStatus rs = store.read(job.key, entry, err);
+      if (rs == cache::ReadStatus::corrupt) {
+        std::lock_guard<std::mutex> lock(mutex);
+        fmt::print(stderr,
+                   "zluda-precompile: warning: cache entry {} is corrupt "
+                   "({}): rebuilding it\n",
+                   job.key, err);
+        ++corrupt;
+        store.remove(job.key);
+      }
+      if (rs == cache::ReadStatus::ok) {
+        job.status = Status::hit;
+        job.compiled = entry.meta.kernels;
+        job.missing = entry.meta.missingKernels;
+      } else {
+        // Fewer modules left than threads: let code generation split.
+        size_t left = order.size() - std::min(order.size(), slot + 1);
+        unsigned cgJobs = left + 1 >= threads ? 1 : threads;
+        std::string object;
+        compileJob(m, job, opts, cgJobs, object);
+        if (job.status != Status::failed) {
+          entry = {};
+          entry.meta.key = job.key;
+          entry.meta.target = opts.target;
+          entry.meta.chip = job.chip;
+          entry.meta.codeObjectVersion =
+              opts.codeObject
+                  ? opts.codeObject
+                  : (llvm::StringRef(job.chip).ends_with("-generic") ? 6 : 5);
+          entry.meta.compilerVersion = std::string(cache::compilerVersion());
+          entry.meta.ptxSha256 = m.sha256;
+          entry.meta.kernels = job.compiled;
+          entry.meta.missingKernels = job.missing;
+          entry.meta.sources.assign(m.sources.begin(), m.sources.end());
+          entry.object = std::move(object);
+          if (!store.write(entry, err)) {
+            job.status = Status::failed;
+            job.error = err;
+          }
+        }
+        if (job.status != Status::compiled && opts.failFast)
+          stop = true;
+      }
+      job.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+              .count();
+      kernelsDone += m.kernels.size();
+      progress.update(++done, kernelsDone, kernelsTotal);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back(worker);
+  for (auto &t : pool)
+    t.join();
+  writeManifest(store);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  // Summary.
+  unsigned hits = 0, compiled = 0, partial = 0, failed = 0;
+  size_t kernelsOk = 0;
+  std::map<std::string, unsigned> reasons;
+  for (const Job &j : jobs) {
+    switch (j.status) {
+    case Status::hit:
+      ++hits;
+      break;
+    case Status::compiled:
+      ++compiled;
+      break;
+    case Status::partial:
+      ++partial;
+      break;
+    case Status::failed:
+      ++failed;
+      break;
+    }
+    kernelsOk += j.compiled.size();
+    for (auto &[r, n] : j.reasons)
+      reasons[r] += n;
+  }
+  size_t notRun = order.size() - std::min<size_t>(order.size(), done);
+  fmt::print("{} inputs, {} distinct PTX modules, {} processors: {} jobs\n",
+             inputsRead, modules.size(), chipRefs.size(), jobs.size());
+  fmt::print("cache hits {}, compiled {}, partly compiled {}, failed {}{}\n",
+             hits, compiled, partial, failed - notRun,
+             notRun ? fmt::format(", not run {} (--fail-fast)", notRun) : "");
+  fmt::print("kernels compiled {}/{}; {:.1f} s with {} threads\n", kernelsOk,
+             kernelsTotal, seconds, threads);
+  if (corrupt)
+    fmt::print("corrupt cache entries rebuilt: {}\n", corrupt);
+  if (!reasons.empty()) {
+    std::vector<std::pair<unsigned, std::string>> sorted;
+    for (auto &[r, n] : reasons)
+      sorted.emplace_back(n, r);
+    std::sort(sorted.rbegin(), sorted.rend());
+    fmt::print("failures by reason (occurrences):\n");
+    for (auto &[n, r] : sorted)
+      fmt::print("  {:6} {}\n", n, r);
+  }
+
+  if (!opts.jsonPath.empty()) {
+    llvm::json::Array results;
+    for (const Job &j : jobs) {
+      const Module &m = modules[j.module];
+      llvm::json::Array ok, missing, sources;
+      for (auto &k : j.compiled)
+        ok.push_back(k);
+      for (auto &k : j.missing)
+        missing.push_back(k);
+      for (auto &s : m.sources)
+        sources.push_back(s);
+      llvm::json::Object reasonsObj;
+      for (auto &[r, n] : j.reasons)
+        reasonsObj[r] = int64_t(n);
+      results.push_back(
+          llvm::json::Object{{"ptx_sha256", m.sha256},
+                             {"chip", j.chip},
+                             {"key", j.key},
+                             {"status", statusName(j.status)},
+                             {"kernels", std::move(ok)},
+                             {"missing_kernels", std::move(missing)},
+                             {"reasons", std::move(reasonsObj)},
+                             {"error", j.error},
+                             {"sources", std::move(sources)}});
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream out(opts.jsonPath, ec);
+    if (ec) {
+      fmt::print(stderr, "zluda-precompile: error: cannot write {}: {}\n",
+                 opts.jsonPath, ec.message());
+      return 1;
+    }
+    out << llvm::formatv("{0:2}\n",
+                         llvm::json::Value(llvm::json::Object{
+                             {"inputs", int64_t(inputsRead)},
+                             {"modules", int64_t(modules.size())},
+                             {"jobs", int64_t(jobs.size())},
+                             {"hits", int64_t(hits)},
+                             {"compiled", int64_t(compiled)},
+                             {"partial", int64_t(partial)},
+                             {"failed", int64_t(failed)},
+                             {"kernels", int64_t(kernelsTotal)},
+                             {"kernels_compiled", int64_t(kernelsOk)},
+                             {"seconds", seconds},
+                             {"results", std::move(results)}}));
+  }
+  return inputErrors || failed || partial ? 1 : 0;
+}
+
+int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
+  cache::Cache store(dir);
+  unsigned ok = 0, bad = 0;
+  for (const std::string &key : store.keys()) {
+    cache::Entry e;
+    std::string error;
+    if (store.read(key, e, error) == cache::ReadStatus::ok) {
+      ++ok;
+      continue;
+    }
+    ++bad;
+    fmt::print("corrupt: {}: {}\n", store.entryPath(key), error);
+    if (removeCorrupt)
+      store.remove(key);
+  }
+  fmt::print("{} entries verified, {} corrupt{}\n", ok, bad,
+             bad && removeCorrupt ? " (removed)" : "");
+  return bad ? 1 : 0;
+}
+
+int driver::runCacheList(const std::string &dir) {
+  cache::Cache store(dir);
+  for (const std::string &key : store.keys()) {
+    cache::Entry e;
+    std::string error;
+    if (store.read(key, e, error) != cache::ReadStatus::ok) {
+      fmt::print("{} corrupt ({})\n", key, error);
+      continue;
+    }
+    fmt::print("{} {} {} {} bytes, {} kernels, {} missing\n", key,
+               e.meta.target, e.meta.chip, e.object.size(),
+               e.meta.kernels.size(), e.meta.missingKernels.size());
+  }
+  return 0;
+}
