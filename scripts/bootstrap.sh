@@ -2,7 +2,7 @@
 # Sets up a fresh Debian 12 machine for the toolchain and runs it.
 #
 #   scripts/bootstrap.sh example   install, build, run the main job on the
-#                                  bundled example (examples/saxpy)
+#                                  bundled example application (examples/saxpy)
 #   scripts/bootstrap.sh test      install, build, run every test (ctest)
 #
 # Installs only the Debian packages that are missing (root, or sudo), then
@@ -45,8 +45,13 @@ ninja -C "$build" -j "$jobs"
 
 case "$mode" in
 example)
-  echo "== zluda-precompile compile examples/saxpy/saxpy.ptx --emit=mlir"
-  "$build/bin/zluda-precompile" compile "$root/examples/saxpy/saxpy.ptx" --emit=mlir
+  # The main job: the example application's kernels, for two AMD GPUs, into
+  # a cache (a second run would only hit it).
+  echo "== zluda-precompile build examples/saxpy/saxpy --arch gfx1100,gfx1201 --cache build/example-cache"
+  "$build/bin/zluda-precompile" build "$root/examples/saxpy/saxpy" \
+    --arch gfx1100,gfx1201 --cache "$build/example-cache"
+  echo "== zluda-precompile cache list build/example-cache"
+  "$build/bin/zluda-precompile" cache list "$build/example-cache"
   ;;
 test)
   echo "== ctest"
