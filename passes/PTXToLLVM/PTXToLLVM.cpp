@@ -117,6 +117,20 @@ Value saturate(OpBuilder &b, Location loc, Value v) {
   return LLVM::SelectOp::create(b, loc, lt1, r, one);
 }
 
+/// Stack memory for `count` values of `elem`: an alloca in the target's
+/// alloca address space, as an addrspace(5) (.local) pointer.
+Value createStackSlot(OpBuilder &b, Location loc, const TargetInfo &target,
+                      Type elem, Value count, unsigned align) {
+  MLIRContext *ctx = b.getContext();
+  unsigned as = target.getAllocaAddressSpace();
+  Value slot = LLVM::AllocaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, as), elem, count, align);
+  if (as != 5)
+    slot = LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(ctx, 5), slot);
+  return slot;
+}
+
 struct Lowering {
   const TargetInfo &target;
   const TypeConverter &converter;
@@ -136,8 +150,7 @@ struct Lowering {
     Location loc = func.getLoc();
     Type i32 = b.getI32Type();
     Value one = LLVM::ConstantOp::create(b, loc, i32, 1);
-    slot = LLVM::AllocaOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 5), i32, one, 4);
+    slot = createStackSlot(b, loc, target, i32, one, 4);
     LLVM::StoreOp::create(b, loc, LLVM::ConstantOp::create(b, loc, i32, 0),
                           slot);
     return slot;
@@ -277,14 +290,39 @@ bool denseInitializerFits(GlobalOp op) {
   return dense.getNumElements() <= count;
 }
 
+/// An initializer holding addresses of symbols (function tables, vtables)
+/// that the lowering builds: a scalar, or a one-dimensional array of
+/// integers, floats and whole addresses (with offsets, no byte masks) of
+/// 32- or 64-bit elements.
+bool symbolInitializerFits(GlobalOp op) {
+  if (op.getVec() || (op.getDims() && op.getDims()->size() > 1))
+    return false;
+  unsigned width =
+      getRegisterType(op.getContext(), op.getType()).getIntOrFloatBitWidth();
+  auto fits = [&](Attribute a) {
+    if (auto sym = dyn_cast<SymbolAddrAttr>(a))
+      return sym.getMask() == 0 && (width == 32 || width == 64);
+    return isa<IntegerAttr, FloatAttr>(a);
+  };
+  Attribute init = op.getInitAttr();
+  if (auto list = dyn_cast<ArrayAttr>(init)) {
+    int64_t count = op.getDims() ? (*op.getDims())[0] : 1;
+    return op.getDims() && int64_t(list.size()) <= count &&
+           llvm::all_of(list, fits);
+  }
+  return isa<SymbolAddrAttr>(init) && fits(init);
+}
+
 /// Why the lowering cannot handle `op`, or empty.
 std::string unsupportedReason(Operation *op) {
   StringRef name = op->getName().stripDialect();
   if (auto global = dyn_cast<GlobalOp>(op)) {
     Attribute init = global.getInitAttr();
-    if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init))
+    if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init) &&
+        !symbolInitializerFits(global))
       return ("initializer of '" + global.getSymName() +
-              "' (nested lists or addresses of symbols)")
+              "' (nested lists, or symbol addresses in vectors, "
+              "multi-dimensional arrays or byte masks)")
           .str();
     if (!denseInitializerFits(global))
       return ("initializer shape of '" + global.getSymName() +
@@ -324,8 +362,6 @@ std::string unsupportedReason(Operation *op) {
     // would surface as undefined symbols at link time.
     static const llvm::StringSet<> runtime = {"vprintf",
                                               "__assertfail",
-                                              "malloc",
-                                              "free",
                                               "cudaGetParameterBufferV2",
                                               "cudaLaunchDeviceV2",
                                               "cudaGetParameterBuffer",
@@ -777,9 +813,12 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
         count *= d;
       }
     Attribute init = op.getInitAttr();
-    if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init))
-      return op.emitError("unsupported: initializer of '")
-             << op.getSymName() << "'";
+    if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init)) {
+      if (!symbolInitializerFits(op))
+        return op.emitError("unsupported: initializer of '")
+               << op.getSymName() << "'";
+      return lowerSymbolInitializer(op, elem, type, rewriter);
+    }
     if (auto dense = dyn_cast_or_null<DenseElementsAttr>(init)) {
       // Dense initializers list the array's elements in row-major order,
       // possibly fewer: PTX zero-fills the rest.
@@ -824,6 +863,73 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
     rewriter.eraseOp(op);
     return success();
   }
+  /// A global whose initializer holds symbol addresses: an initializer
+  /// region of constant expressions (address, byte offset, ptrtoint, trunc
+  /// for 32-bit elements), missing elements zero.
+  LogicalResult
+  lowerSymbolInitializer(GlobalOp op, Type elem, Type type,
+                         ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto module = op->getParentOfType<ModuleOp>();
+    unsigned as = target.getAddressSpace(op.getSpace());
+    auto g = LLVM::GlobalOp::create(
+        rewriter, loc, type, op.getSpace() == StateSpace::const_,
+        op.getLinkage() ? LLVM::Linkage::External : LLVM::Linkage::Internal,
+        op.getSymName(), Attribute(), op.getAlignment().value_or(0), as);
+    Block *b = rewriter.createBlock(&g.getInitializerRegion());
+    rewriter.setInsertionPointToStart(b);
+    auto element = [&](Attribute a) -> Value {
+      auto sym = dyn_cast<SymbolAddrAttr>(a);
+      if (!sym) {
+        if (auto f = dyn_cast<FloatAttr>(a))
+          return LLVM::ConstantOp::create(
+              rewriter, loc, elem,
+              rewriter.getFloatAttr(elem, f.getValueAsDouble()));
+        return LLVM::ConstantOp::create(
+            rewriter, loc, elem,
+            rewriter.getIntegerAttr(elem,
+                                    cast<IntegerAttr>(a).getValue().sextOrTrunc(
+                                        elem.getIntOrFloatBitWidth())));
+      }
+      // Functions and variables by their address in their own space (on
+      // both targets a global or constant address equals its generic one).
+      Operation *target = SymbolTable::lookupSymbolIn(module, sym.getSymbol());
+      unsigned symAs = 0;
+      if (auto v = dyn_cast_or_null<GlobalOp>(target))
+        symAs = this->target.getAddressSpace(v.getSpace());
+      else if (auto v = dyn_cast_or_null<LLVM::GlobalOp>(target))
+        symAs = v.getAddrSpace(); // converted already
+      Value addr = LLVM::AddressOfOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(ctx, symAs),
+          sym.getSymbol());
+      if (sym.getOffset())
+        addr = LLVM::GEPOp::create(
+            rewriter, loc, addr.getType(), rewriter.getI8Type(), addr,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(sym.getOffset())});
+      Value i =
+          LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), addr);
+      Type it = rewriter.getIntegerType(elem.getIntOrFloatBitWidth());
+      if (it != i.getType())
+        i = LLVM::TruncOp::create(rewriter, loc, it, i);
+      return it == elem
+                 ? i
+                 : Value(LLVM::BitcastOp::create(rewriter, loc, elem, i));
+    };
+    Value v;
+    if (auto list = dyn_cast<ArrayAttr>(op.getInitAttr())) {
+      v = LLVM::ZeroOp::create(rewriter, loc, type);
+      for (auto [i, a] : llvm::enumerate(list))
+        v = LLVM::InsertValueOp::create(rewriter, loc, v, element(a),
+                                        ArrayRef<int64_t>{int64_t(i)});
+    } else {
+      v = element(op.getInitAttr());
+    }
+    LLVM::ReturnOp::create(rewriter, loc, v);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   const TargetInfo &target;
 };
 
@@ -869,9 +975,8 @@ struct LocalVarLowering : OpConversionPattern<LocalVarOp> {
     }
     // .local and call-site .param: stack memory.
     Value one = constInt(rewriter, loc, rewriter.getI32Type(), 1);
-    Value alloca = LLVM::AllocaOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(ctx, 5), bytes, one,
-        op.getAlignment().value_or(8));
+    Value alloca = createStackSlot(rewriter, loc, target, bytes, one,
+                                   op.getAlignment().value_or(8));
     rewriter.replaceOp(op, castTo(rewriter, loc, alloca, resultType));
     return success();
   }
@@ -879,12 +984,27 @@ struct LocalVarLowering : OpConversionPattern<LocalVarOp> {
 };
 
 struct CallLowering : OpConversionPattern<CallOp> {
-  using OpConversionPattern::OpConversionPattern;
+  CallLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
+      : OpConversionPattern(tc, ctx), target(t) {}
+  const TargetInfo &target;
   LogicalResult
   matchAndRewrite(CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getCallee())
-      return op.emitError("unsupported: indirect call");
+    // Device-side malloc(size) -> address and free(address).
+    if (op.getCallee() &&
+        (*op.getCallee() == "malloc" || *op.getCallee() == "free") &&
+        adaptor.getArgs().size() == 1 &&
+        adaptor.getRetParams().size() == (*op.getCallee() == "malloc")) {
+      Value ret =
+          adaptor.getRetParams().empty() ? Value() : adaptor.getRetParams()[0];
+      if (target.lowerHeapCall(rewriter, op.getLoc(), *op.getCallee(), ret,
+                               adaptor.getArgs()[0])) {
+        rewriter.eraseOp(op);
+        return success();
+      }
+    }
+    if (!op.getCallee() && !adaptor.getTarget())
+      return op.emitError("unsupported: call without a target");
     SmallVector<Value> args(adaptor.getRetParams());
     args.append(adaptor.getArgs().begin(), adaptor.getArgs().end());
     SmallVector<Type> results(op.getResultTypes());
@@ -894,10 +1014,25 @@ struct CallLowering : OpConversionPattern<CallOp> {
             ? results.front()
             : LLVM::LLVMStructType::getLiteral(op.getContext(), results);
     SmallVector<Type> argTypes(ValueRange(args).getTypes());
-    auto call =
-        LLVM::CallOp::create(rewriter, op.getLoc(),
-                             LLVM::LLVMFunctionType::get(resultType, argTypes),
-                             *op.getCallee(), args);
+    auto fnType = LLVM::LLVMFunctionType::get(resultType, argTypes);
+    LLVM::CallOp call;
+    if (op.getCallee()) {
+      call = LLVM::CallOp::create(rewriter, op.getLoc(), fnType,
+                                  *op.getCallee(), args);
+    } else {
+      // Through a function pointer (a generic address in a register, with a
+      // .callprototype): the callee lowered with the same convention, its
+      // parameters and returns as pointers to the caller's storage.
+      Value fn = adaptor.getTarget();
+      if (!isa<LLVM::LLVMPointerType>(fn.getType()))
+        fn = LLVM::IntToPtrOp::create(
+            rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext()),
+            castTo(rewriter, op.getLoc(), adaptor.getTarget(),
+                   rewriter.getI64Type()));
+      SmallVector<Value> operands{fn};
+      operands.append(args);
+      call = LLVM::CallOp::create(rewriter, op.getLoc(), fnType, operands);
+    }
     if (results.size() <= 1) {
       rewriter.replaceOp(op, call->getResults());
       return success();
@@ -2686,12 +2821,14 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   keep = std::make_unique<Lowering>(
       Lowering{target, converter, llvm::DenseMap<Operation *, Value>()});
   const Lowering &l = *keep;
-  patterns.add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>,
-               ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering>(
-      converter, ctx, target);
-  patterns.add<RetLowering, BraLowering, CondBraLowering, BrxIdxLowering,
-               ConstantLowering, UndefLowering, AddrLowering, AddressOfLowering,
-               CallLowering>(converter, ctx);
+  patterns
+      .add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>, ExitLowering,
+           SRegLowering, GlobalLowering, LocalVarLowering, CallLowering>(
+          converter, ctx, target);
+  patterns
+      .add<RetLowering, BraLowering, CondBraLowering, BrxIdxLowering,
+           ConstantLowering, UndefLowering, AddrLowering, AddressOfLowering>(
+          converter, ctx);
   addInst<AddOp>(patterns, converter, l, lowerArithOp<AddOp>);
   addInst<SubOp>(patterns, converter, l, lowerArithOp<SubOp>);
   addInst<AddcOp>(patterns, converter, l, lowerCarryOp<AddcOp>);
@@ -2814,10 +2951,22 @@ zluda::ptx::removeUnsupportedKernels(ModuleOp module) {
   if (bad.contains(nullptr))
     return failure();
   // A function referring to a removed one (a call, an address) goes too,
-  // to a fixpoint.
+  // and so does a variable whose initializer holds a removed function's
+  // address (a vtable), with the functions using it; to a fixpoint.
   for (bool changed = true; changed;) {
     changed = false;
     for (Operation &fn : module.getBody()->getOperations()) {
+      if (auto global = dyn_cast<GlobalOp>(fn)) {
+        if (bad.contains(&fn) || !global.getInitAttr())
+          continue;
+        global.getInitAttr().walk([&](SymbolAddrAttr a) {
+          Operation *target =
+              SymbolTable::lookupSymbolIn(module, a.getSymbol().getAttr());
+          if (target && bad.contains(target))
+            changed |= bad.insert(&fn);
+        });
+        continue;
+      }
       if (!isa<EntryOp, FuncOp>(fn) || bad.contains(&fn))
         continue;
       auto uses = SymbolTable::getSymbolUses(&fn);

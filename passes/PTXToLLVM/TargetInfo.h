@@ -38,6 +38,10 @@ public:
   virtual unsigned kernelParamAddressSpace() const = 0;
   /// Threads in a warp as the hardware runs them (PTX's is always 32).
   virtual unsigned getWaveSize() const = 0;
+  /// Where allocas live (the data layout's A): AMDGPU 5 (private); NVPTX 0,
+  /// whose backend lowers generic allocas to .local itself and miscompiles
+  /// addrspace(5) ones (LLVM 22 stores through the generic %SP).
+  virtual unsigned getAllocaAddressSpace() const = 0;
 
   /// Reads a special register; null when the target has no such register
   /// (the caller reports it).
@@ -52,6 +56,13 @@ public:
   /// (%globaltimer).
   virtual mlir::Value readGlobalTimer(mlir::OpBuilder &b,
                                       mlir::Location loc) const = 0;
+  /// The CUDA runtime's device-side `malloc` (`retParam` receives the
+  /// address; `arg` points to the size) or `free` (`arg` points to the
+  /// address), in the target's own heap. False: the target keeps the call
+  /// (NVPTX, where the driver provides both).
+  virtual bool lowerHeapCall(mlir::OpBuilder &b, mlir::Location loc,
+                             llvm::StringRef callee, mlir::Value retParam,
+                             mlir::Value arg) const = 0;
   virtual void createBarrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// `bar.warp.sync`: the warp's lanes converge, with warp-scope ordering.
   virtual void createWarpBarrier(mlir::OpBuilder &b,

@@ -24,6 +24,7 @@ public:
            "v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
   }
   StringRef getChip() const override { return chip; }
+  unsigned getAllocaAddressSpace() const override { return 5; }
   unsigned getWaveSize() const override { return 32; }
   bool kernelParamsByValue() const override { return false; }
   unsigned kernelParamAddressSpace() const override { return 4; }
@@ -130,6 +131,45 @@ public:
                       .getResult(0);
     return LLVM::MulOp::create(b, loc, ticks,
                                LLVM::ConstantOp::create(b, loc, i64, 10));
+  }
+
+  bool lowerHeapCall(OpBuilder &b, Location loc, StringRef callee,
+                     Value retParam, Value arg) const override {
+    // HIP's device heap in the device library: __ockl_dm_alloc(i64) ->
+    // ptr addrspace(1), __ockl_dm_dealloc(i64); the kernel then asks the
+    // runtime for the heap through its hidden arguments.
+    MLIRContext *ctx = b.getContext();
+    Type i64 = b.getI64Type();
+    auto global = LLVM::LLVMPointerType::get(ctx, 1);
+    auto flat = LLVM::LLVMPointerType::get(ctx, 0);
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    auto declare = [&](StringRef name, Type result, Type param) {
+      if (module.lookupSymbol(name))
+        return;
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      LLVM::LLVMFuncOp::create(b, loc, name,
+                               LLVM::LLVMFunctionType::get(result, {param}));
+    };
+    Value value = LLVM::LoadOp::create(b, loc, i64, arg);
+    if (callee == "malloc") {
+      declare("__ockl_dm_alloc", global, i64);
+      Value p = LLVM::CallOp::create(b, loc,
+                                     LLVM::LLVMFunctionType::get(global, {i64}),
+                                     "__ockl_dm_alloc", ValueRange{value})
+                    .getResult();
+      Value generic = LLVM::AddrSpaceCastOp::create(b, loc, flat, p);
+      LLVM::StoreOp::create(
+          b, loc, LLVM::PtrToIntOp::create(b, loc, i64, generic), retParam);
+      return true;
+    }
+    declare("__ockl_dm_dealloc", LLVM::LLVMVoidType::get(ctx), i64);
+    LLVM::CallOp::create(
+        b, loc,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {i64}),
+        "__ockl_dm_dealloc", ValueRange{value});
+    return true;
   }
 
   void createBarrier(OpBuilder &b, Location loc) const override {

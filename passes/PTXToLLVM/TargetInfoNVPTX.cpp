@@ -24,6 +24,7 @@ public:
     return "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
   }
   StringRef getChip() const override { return chip; }
+  unsigned getAllocaAddressSpace() const override { return 0; }
   unsigned getWaveSize() const override { return 32; }
   bool kernelParamsByValue() const override { return true; }
   unsigned kernelParamAddressSpace() const override { return 0; }
@@ -85,6 +86,11 @@ public:
 
   Value readGlobalTimer(OpBuilder &b, Location loc) const override {
     return NVVM::GlobalTimerOp::create(b, loc, b.getI64Type());
+  }
+
+  bool lowerHeapCall(OpBuilder &, Location, StringRef, Value,
+                     Value) const override {
+    return false; // the driver links PTX's malloc and free
   }
 
   void createBarrier(OpBuilder &b, Location loc) const override {
