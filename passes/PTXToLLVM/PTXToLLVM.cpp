@@ -491,6 +491,19 @@ template <typename FnOp> struct FunctionLowering : OpConversionPattern<FnOp> {
     MLIRContext *ctx = op.getContext();
     bool isKernel = std::is_same_v<FnOp, EntryOp>;
     SmallVector<ParamAttr> decls = getDeclaredParams(op);
+    // The CUDA runtime's device heap functions keep their C signatures
+    // (i64 malloc(i64), void free(i64)): the driver links them on NVPTX.
+    if (!isKernel && op.getBody().empty() &&
+        (op.getSymName() == "malloc" || op.getSymName() == "free")) {
+      Type i64 = rewriter.getI64Type();
+      Type result = op.getSymName() == "malloc"
+                        ? i64
+                        : Type(LLVM::LLVMVoidType::get(ctx));
+      LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getSymName(),
+                               LLVM::LLVMFunctionType::get(result, {i64}));
+      rewriter.eraseOp(op);
+      return success();
+    }
 
     // Kernel parameters are pointers to the parameter bytes, as the target
     // passes them (AMDGPU: byref into the kernarg segment; NVPTX: byval),
@@ -997,11 +1010,23 @@ struct CallLowering : OpConversionPattern<CallOp> {
         adaptor.getRetParams().size() == (*op.getCallee() == "malloc")) {
       Value ret =
           adaptor.getRetParams().empty() ? Value() : adaptor.getRetParams()[0];
-      if (target.lowerHeapCall(rewriter, op.getLoc(), *op.getCallee(), ret,
-                               adaptor.getArgs()[0])) {
-        rewriter.eraseOp(op);
-        return success();
+      if (!target.lowerHeapCall(rewriter, op.getLoc(), *op.getCallee(), ret,
+                                adaptor.getArgs()[0])) {
+        // The runtime's own functions, with their C signatures.
+        Type i64 = rewriter.getI64Type();
+        Value arg = LLVM::LoadOp::create(rewriter, op.getLoc(), i64,
+                                         adaptor.getArgs()[0]);
+        bool isMalloc = *op.getCallee() == "malloc";
+        Type result =
+            isMalloc ? i64 : Type(LLVM::LLVMVoidType::get(getContext()));
+        auto call = LLVM::CallOp::create(
+            rewriter, op.getLoc(), LLVM::LLVMFunctionType::get(result, {i64}),
+            *op.getCallee(), ValueRange{arg});
+        if (isMalloc)
+          LLVM::StoreOp::create(rewriter, op.getLoc(), call.getResult(), ret);
       }
+      rewriter.eraseOp(op);
+      return success();
     }
     if (!op.getCallee() && !adaptor.getTarget())
       return op.emitError("unsupported: call without a target");
