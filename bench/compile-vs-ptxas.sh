@@ -33,7 +33,7 @@ printf '%-40s %9s %9s %9s %11s %9s\n' module "ours -j1" "ours -j2" ptxas "j1/ptx
 for ptx in "${modules[@]}"; do
   sm=$(awk '$1 == ".target" { sub(/,.*/, "", $2); print $2; exit }' "$ptx")
   "$tool" compile "$ptx" --arch "$arch" --emit=hsaco -o "$work/out.hsaco" # warm-up
-  ptxas -O3 -arch="$sm" "$ptx" -o "$work/out.cubin"
+  ptxas -O3 -arch="$sm" "$ptx" -o "$work/out.cubin" 2>/dev/null
   j1=() j2=() px=()
   for ((i = 0; i < runs; i++)); do
     t0=$(now)
@@ -41,7 +41,7 @@ for ptx in "${modules[@]}"; do
     t1=$(now)
     "$tool" compile "$ptx" --arch "$arch" --emit=hsaco -j 2 -o "$work/out.hsaco"
     t2=$(now)
-    ptxas -O3 -arch="$sm" "$ptx" -o "$work/out.cubin"
+    ptxas -O3 -arch="$sm" "$ptx" -o "$work/out.cubin" 2>/dev/null
     t3=$(now)
     j1+=($(((t1 - t0) / 1000))) j2+=($(((t2 - t1) / 1000))) px+=($(((t3 - t2) / 1000)))
   done
