@@ -79,6 +79,9 @@ struct Job {
   /// "instruction" (or a short reason) -> count, from the diagnostics.
   std::map<std::string, unsigned> reasons;
   std::string error; ///< first error, with its location
+  /// Per left-out kernel or function: the first unsupported instruction in
+  /// it, with its location.
+  std::map<std::string, std::string> whyMissing;
   double seconds = 0;
 };
 
@@ -120,6 +123,29 @@ private:
       std::chrono::steady_clock::now();
 };
 
+/// "PTX line L:C", and the CUDA source position the PTX's `.loc` gives.
+std::string locationText(mlir::Location loc) {
+  std::string ptx, cuda;
+  auto visit = [&](mlir::FileLineColLoc f) {
+    std::string pos = fmt::format("{}:{}", f.getLine(), f.getColumn());
+    if (ptx.empty() && f.getFilename().getValue().starts_with("ptx-"))
+      ptx = "PTX line " + pos;
+    else if (cuda.empty())
+      cuda =
+          fmt::format("{}:{}", f.getFilename().getValue().str(), f.getLine());
+  };
+  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc)) {
+    for (mlir::Location l : fused.getLocations())
+      if (auto f = llvm::dyn_cast<mlir::FileLineColLoc>(l))
+        visit(f);
+  } else if (auto f = llvm::dyn_cast<mlir::FileLineColLoc>(loc)) {
+    visit(f);
+  }
+  if (ptx.empty())
+    return cuda;
+  return cuda.empty() ? ptx : ptx + " (" + cuda + ")";
+}
+
 /// Parses and compiles `m` for `job.chip`, filling the job's results.
 void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
                 unsigned codegenJobs, std::string &object) {
@@ -138,11 +164,13 @@ void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
       return mlir::success();
     std::string text = d.str();
     ++job.reasons[reasonOf(text)];
-    if (first.empty()) {
-      std::string loc;
-      llvm::raw_string_ostream os(loc);
-      os << d.getLocation();
+    std::string loc = locationText(d.getLocation());
+    if (first.empty())
       first = text + " at " + loc;
+    for (mlir::Diagnostic &note : d.getNotes()) {
+      llvm::StringRef n = note.str();
+      if (n.consume_front("in '") && n.consume_back("'"))
+        job.whyMissing.emplace(n.str(), text + " at " + loc);
     }
     return mlir::success();
   });
@@ -223,6 +251,98 @@ void writeManifest(const cache::Cache &c) {
   llvm::sys::fs::rename(tmp, c.root() + "/v1/manifest.json");
   if (lock >= 0)
     ::close(lock);
+}
+
+std::string escapeHTML(llvm::StringRef s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// The compatibility report: per binary, its modules and kernels, one
+/// column per processor with the kernel's status and, for a kernel left
+/// out, the instruction and its location.
+std::string renderReport(const std::vector<Module> &modules,
+                         const std::vector<Job> &jobs,
+                         llvm::ArrayRef<llvm::StringRef> chips,
+                         const std::string &summary) {
+  std::map<std::pair<size_t, std::string>, const Job *> byModuleChip;
+  for (const Job &j : jobs)
+    byModuleChip[{j.module, j.chip}] = &j;
+  std::map<std::string, std::vector<size_t>> byBinary;
+  for (size_t i = 0; i < modules.size(); ++i)
+    for (const std::string &src : modules[i].sources)
+      byBinary[src].push_back(i);
+  std::string h;
+  h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+       "<title>zluda-precompile compatibility report</title>\n<style>"
+       "body{font-family:sans-serif;margin:1.5em}table{border-collapse:"
+       "collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:"
+       "2px 6px;font-size:13px;vertical-align:top}td.ok{background:#dfd}"
+       "td.bad{background:#fdd}td.na{background:#eee}code{font-size:12px}"
+       "</style></head><body>\n<h1>Compatibility report</h1>\n<pre id=\""
+       "summary\">" +
+       escapeHTML(summary) + "</pre>\n";
+  for (const auto &[binary, mods] : byBinary) {
+    h += "<h2 class=\"binary\">" + escapeHTML(binary) + "</h2>\n";
+    h += "<table><tr><th>module (PTX SHA-256)</th><th>kernel</th>";
+    for (llvm::StringRef c : chips)
+      h += "<th>" + escapeHTML(c) + "</th>";
+    h += "</tr>\n";
+    for (size_t mi : mods) {
+      const Module &m = modules[mi];
+      for (const std::string &kernel : m.kernels) {
+        h += "<tr><td><code>" + m.sha256.substr(0, 16) + "</code></td><td>" +
+             "<code>" + escapeHTML(kernel) + "</code></td>";
+        for (llvm::StringRef c : chips) {
+          auto it = byModuleChip.find({mi, c.str()});
+          const Job *j = it == byModuleChip.end() ? nullptr : it->second;
+          bool ok = j && std::find(j->compiled.begin(), j->compiled.end(),
+                                   kernel) != j->compiled.end();
+          if (ok) {
+            h += std::string("<td class=\"ok\">") +
+                 (j->status == Status::hit ? "compiled (cached)" : "compiled") +
+                 "</td>";
+            continue;
+          }
+          std::string why = "not compiled";
+          if (j) {
+            auto w = j->whyMissing.find(kernel);
+            why = w != j->whyMissing.end() ? w->second
+                  : j->status == Status::hit
+                      ? "left out when this entry was compiled"
+                  : j->status == Status::failed
+                      ? j->error
+                      : "calls or uses a function or variable that was left "
+                        "out; first: " +
+                            j->error;
+          }
+          h += "<td class=\"bad\">" + escapeHTML(why) + "</td>";
+        }
+        h += "</tr>\n";
+      }
+    }
+    h += "</table>\n";
+  }
+  h += "</body></html>\n";
+  return h;
 }
 
 } // namespace
@@ -427,23 +547,37 @@ int driver::runBuild(const BuildOptions &opts) {
       reasons[r] += n;
   }
   size_t notRun = order.size() - std::min<size_t>(order.size(), done);
-  fmt::print("{} inputs, {} distinct PTX modules, {} processors: {} jobs\n",
-             inputsRead, modules.size(), chipRefs.size(), jobs.size());
-  fmt::print("cache hits {}, compiled {}, partly compiled {}, failed {}{}\n",
-             hits, compiled, partial, failed - notRun,
-             notRun ? fmt::format(", not run {} (--fail-fast)", notRun) : "");
-  fmt::print("kernels compiled {}/{}; {:.1f} s with {} threads\n", kernelsOk,
-             kernelsTotal, seconds, threads);
+  std::string summary;
+  summary += fmt::format(
+      "{} inputs, {} distinct PTX modules, {} processors: {} jobs\n",
+      inputsRead, modules.size(), chipRefs.size(), jobs.size());
+  summary += fmt::format(
+      "cache hits {}, compiled {}, partly compiled {}, failed {}{}\n", hits,
+      compiled, partial, failed - notRun,
+      notRun ? fmt::format(", not run {} (--fail-fast)", notRun) : "");
+  summary += fmt::format("kernels compiled {}/{}; {:.1f} s with {} threads\n",
+                         kernelsOk, kernelsTotal, seconds, threads);
   if (corrupt)
-    fmt::print("corrupt cache entries rebuilt: {}\n", corrupt);
+    summary += fmt::format("corrupt cache entries rebuilt: {}\n", corrupt);
   if (!reasons.empty()) {
     std::vector<std::pair<unsigned, std::string>> sorted;
     for (auto &[r, n] : reasons)
       sorted.emplace_back(n, r);
     std::sort(sorted.rbegin(), sorted.rend());
-    fmt::print("failures by reason (occurrences):\n");
+    summary += "failures by reason (occurrences):\n";
     for (auto &[n, r] : sorted)
-      fmt::print("  {:6} {}\n", n, r);
+      summary += fmt::format("  {:6} {}\n", n, r);
+  }
+  fmt::print("{}", summary);
+  if (!opts.reportPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(opts.reportPath, ec);
+    if (ec) {
+      fmt::print(stderr, "zluda-precompile: error: cannot write {}: {}\n",
+                 opts.reportPath, ec.message());
+      return 1;
+    }
+    out << renderReport(modules, jobs, chipRefs, summary);
   }
 
   if (!opts.jsonPath.empty()) {

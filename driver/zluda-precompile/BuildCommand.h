@@ -17,7 +17,8 @@ struct BuildOptions {
   unsigned codeObject = 0; ///< 0: the default for each processor
   unsigned jobs = 0;       ///< 0: all cores
   bool failFast = false;
-  std::string jsonPath; ///< summary and per-module results, if set
+  std::string jsonPath;   ///< summary and per-module results, if set
+  std::string reportPath; ///< the HTML compatibility report, if set
 };
 
 /// `zluda-precompile build`: compiles every selected PTX module of the

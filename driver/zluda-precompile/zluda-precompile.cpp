@@ -267,6 +267,10 @@ int main(int argc, char **argv) {
                      "Stop at the first module that does not compile whole");
   buildCmd->add_option("--json", build.jsonPath,
                        "Write the summary and per-module results as JSON");
+  buildCmd->add_option("--report", build.reportPath,
+                       "Write an HTML compatibility report: binaries, "
+                       "modules, kernels and processors, with the reason of "
+                       "each failure");
 
   std::string cacheDir;
   bool removeCorrupt = false;
