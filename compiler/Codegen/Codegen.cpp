@@ -2,6 +2,7 @@
 //--------------------===//
 
 #include "compiler/Codegen/Codegen.h"
+#include "compiler/Codegen/Printf.h"
 
 #include "dialects/ptx/PTXOps.h"
 #include "passes/PTXToLLVM/PTXToLLVM.h"
@@ -228,6 +229,12 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
                                            PhaseClock &clock) {
   std::vector<llvm::SmallString<0>> parts;
   unsigned n = partitionCount(module);
+  // Unnamed globals (the device library's printf has some) would each be
+  // printed as __unnamed_1 in their partition and clash: name them, in
+  // module order (deterministic).
+  for (llvm::GlobalValue &g : module.global_values())
+    if (!g.hasName())
+      g.setName("__zluda_anon");
   bool split = n > 1 && tm.splitModule(module, n, [&](auto part) {
     llvm::SmallString<0> &bc = parts.emplace_back();
     llvm::raw_svector_ostream os(bc);
@@ -334,6 +341,16 @@ lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
   clock.mark("link-device-libs");
 
   optimize(*tm, *llvmModule);
+  if (!nvptx && (llvmModule->getFunction("__zluda_vprintf") ||
+                 llvmModule->getFunction("__zluda_assertfail"))) {
+    // printf needs constant format strings, known after O3; then the
+    // device library's printf functions are linked in.
+    if (auto err = codegen::expandPrintf(*llvmModule))
+      return std::move(err);
+    if (auto err = linkDeviceLibs(*llvmModule, opts))
+      return std::move(err);
+    addControlConstants(*llvmModule, opts.chip, opts.codeObjectVersion);
+  }
   clock.mark("optimize");
   if (emit == codegen::Emit::HSACO && !nvptx)
     return emitCodeObject(*tm, *llvmModule, opts, clock);

@@ -117,6 +117,40 @@ Value saturate(OpBuilder &b, Location loc, Value v) {
   return LLVM::SelectOp::create(b, loc, lt1, r, one);
 }
 
+/// The CUDA runtime's device functions that modules declare `.extern`,
+/// with their C signatures (PTX passes them in .param storage).
+struct RuntimeFunction {
+  llvm::StringLiteral name;
+  /// 'v' void, 'i' i32, 'l' i64: the result, then the parameters.
+  llvm::StringLiteral signature;
+};
+constexpr RuntimeFunction runtimeFunctions[] = {
+    {"malloc", "ll"},
+    {"free", "vl"},
+    {"vprintf", "ill"},
+    {"__assertfail", "vllill"},
+};
+
+const RuntimeFunction *findRuntimeFunction(StringRef name) {
+  for (const RuntimeFunction &f : runtimeFunctions)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
+LLVM::LLVMFunctionType runtimeFunctionType(MLIRContext *ctx,
+                                           const RuntimeFunction &f) {
+  auto type = [&](char c) -> Type {
+    return c == 'v'   ? Type(LLVM::LLVMVoidType::get(ctx))
+           : c == 'i' ? Type(IntegerType::get(ctx, 32))
+                      : Type(IntegerType::get(ctx, 64));
+  };
+  SmallVector<Type> params;
+  for (char c : f.signature.drop_front())
+    params.push_back(type(c));
+  return LLVM::LLVMFunctionType::get(type(f.signature.front()), params);
+}
+
 /// Stack memory for `count` values of `elem`: an alloca in the target's
 /// alloca address space, as an addrspace(5) (.local) pointer.
 Value createStackSlot(OpBuilder &b, Location loc, const TargetInfo &target,
@@ -360,12 +394,9 @@ std::string unsupportedReason(Operation *op) {
     // Device functions of the CUDA runtime (printf, assert, device-side
     // malloc) that have no AMDGPU implementation here yet; without this they
     // would surface as undefined symbols at link time.
-    static const llvm::StringSet<> runtime = {"vprintf",
-                                              "__assertfail",
-                                              "cudaGetParameterBufferV2",
-                                              "cudaLaunchDeviceV2",
-                                              "cudaGetParameterBuffer",
-                                              "cudaLaunchDevice"};
+    static const llvm::StringSet<> runtime = {
+        "cudaGetParameterBufferV2", "cudaLaunchDeviceV2",
+        "cudaGetParameterBuffer", "cudaLaunchDevice"};
     if (call.getCallee() && runtime.contains(*call.getCallee()))
       return ("call to the CUDA runtime function '" + *call.getCallee() + "'")
           .str();
@@ -491,16 +522,12 @@ template <typename FnOp> struct FunctionLowering : OpConversionPattern<FnOp> {
     MLIRContext *ctx = op.getContext();
     bool isKernel = std::is_same_v<FnOp, EntryOp>;
     SmallVector<ParamAttr> decls = getDeclaredParams(op);
-    // The CUDA runtime's device heap functions keep their C signatures
-    // (i64 malloc(i64), void free(i64)): the driver links them on NVPTX.
-    if (!isKernel && op.getBody().empty() &&
-        (op.getSymName() == "malloc" || op.getSymName() == "free")) {
-      Type i64 = rewriter.getI64Type();
-      Type result = op.getSymName() == "malloc"
-                        ? i64
-                        : Type(LLVM::LLVMVoidType::get(ctx));
+    // The CUDA runtime's device functions keep their C signatures (the
+    // driver links them on NVPTX).
+    if (const RuntimeFunction *rt = findRuntimeFunction(op.getSymName());
+        rt && !isKernel && op.getBody().empty()) {
       LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getSymName(),
-                               LLVM::LLVMFunctionType::get(result, {i64}));
+                               runtimeFunctionType(ctx, *rt));
       rewriter.eraseOp(op);
       return success();
     }
@@ -1003,28 +1030,32 @@ struct CallLowering : OpConversionPattern<CallOp> {
   LogicalResult
   matchAndRewrite(CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Device-side malloc(size) -> address and free(address).
-    if (op.getCallee() &&
-        (*op.getCallee() == "malloc" || *op.getCallee() == "free") &&
-        adaptor.getArgs().size() == 1 &&
-        adaptor.getRetParams().size() == (*op.getCallee() == "malloc")) {
-      Value ret =
-          adaptor.getRetParams().empty() ? Value() : adaptor.getRetParams()[0];
-      if (!target.lowerHeapCall(rewriter, op.getLoc(), *op.getCallee(), ret,
-                                adaptor.getArgs()[0])) {
-        // The runtime's own functions, with their C signatures.
-        Type i64 = rewriter.getI64Type();
-        Value arg = LLVM::LoadOp::create(rewriter, op.getLoc(), i64,
-                                         adaptor.getArgs()[0]);
-        bool isMalloc = *op.getCallee() == "malloc";
-        Type result =
-            isMalloc ? i64 : Type(LLVM::LLVMVoidType::get(getContext()));
-        auto call = LLVM::CallOp::create(
-            rewriter, op.getLoc(), LLVM::LLVMFunctionType::get(result, {i64}),
-            *op.getCallee(), ValueRange{arg});
-        if (isMalloc)
-          LLVM::StoreOp::create(rewriter, op.getLoc(), call.getResult(), ret);
+    // The CUDA runtime's functions: arguments loaded from their .param
+    // storage, called with the C signature (or replaced by the target),
+    // the result stored back.
+    if (const RuntimeFunction *rt =
+            op.getCallee() ? findRuntimeFunction(*op.getCallee()) : nullptr) {
+      auto fnType = runtimeFunctionType(getContext(), *rt);
+      bool hasResult = !isa<LLVM::LLVMVoidType>(fnType.getReturnType());
+      if (adaptor.getArgs().size() != fnType.getNumParams() ||
+          adaptor.getRetParams().size() != size_t(hasResult))
+        return op.emitError("unsupported: call to '")
+               << *op.getCallee() << "' with an unexpected signature";
+      SmallVector<Value> values;
+      for (auto [slot, type] : llvm::zip(adaptor.getArgs(), fnType.getParams()))
+        values.push_back(
+            LLVM::LoadOp::create(rewriter, op.getLoc(), type, slot));
+      Value result;
+      if (!target.lowerRuntimeCall(rewriter, op.getLoc(), *op.getCallee(),
+                                   values, result)) {
+        auto call = LLVM::CallOp::create(rewriter, op.getLoc(), fnType,
+                                         *op.getCallee(), values);
+        if (hasResult)
+          result = call.getResult();
       }
+      if (hasResult)
+        LLVM::StoreOp::create(rewriter, op.getLoc(), result,
+                              adaptor.getRetParams()[0]);
       rewriter.eraseOp(op);
       return success();
     }
@@ -1583,6 +1614,14 @@ Results lowerSet(OpTy op, ValueRange args, ModifiersAttr mods,
         b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(et, 1.0)));
     Value no = LLVM::ConstantOp::create(
         b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(et, 0.0)));
+    d = LLVM::SelectOp::create(b, loc, r, yes, no);
+  } else if (isa<VectorType>(r.getType())) {
+    // Packed source, integer word: each half 0xffff when true, 0 if not.
+    auto vt = VectorType::get({2}, b.getI16Type());
+    Value yes = LLVM::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getI16IntegerAttr(-1)));
+    Value no = LLVM::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getI16IntegerAttr(0)));
     d = LLVM::SelectOp::create(b, loc, r, yes, no);
   } else {
     Value yes = isFloatType(dk) ? constFloat(b, loc, dt, 1.0)

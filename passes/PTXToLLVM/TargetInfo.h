@@ -56,13 +56,13 @@ public:
   /// (%globaltimer).
   virtual mlir::Value readGlobalTimer(mlir::OpBuilder &b,
                                       mlir::Location loc) const = 0;
-  /// The CUDA runtime's device-side `malloc` (`retParam` receives the
-  /// address; `arg` points to the size) or `free` (`arg` points to the
-  /// address), in the target's own heap. False: the target keeps the call
-  /// (NVPTX, where the driver provides both).
-  virtual bool lowerHeapCall(mlir::OpBuilder &b, mlir::Location loc,
-                             llvm::StringRef callee, mlir::Value retParam,
-                             mlir::Value arg) const = 0;
+  /// A call to one of the CUDA runtime's device functions (malloc, free,
+  /// vprintf, __assertfail) with its C arguments: true after emitting the
+  /// target's own implementation (`result` set unless void); false to keep
+  /// the call (NVPTX, where the driver links them).
+  virtual bool lowerRuntimeCall(mlir::OpBuilder &b, mlir::Location loc,
+                                llvm::StringRef callee, mlir::ValueRange args,
+                                mlir::Value &result) const = 0;
   virtual void createBarrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// `bar.warp.sync`: the warp's lanes converge, with warp-scope ordering.
   virtual void createWarpBarrier(mlir::OpBuilder &b,

@@ -133,42 +133,46 @@ public:
                                LLVM::ConstantOp::create(b, loc, i64, 10));
   }
 
-  bool lowerHeapCall(OpBuilder &b, Location loc, StringRef callee,
-                     Value retParam, Value arg) const override {
-    // HIP's device heap in the device library: __ockl_dm_alloc(i64) ->
-    // ptr addrspace(1), __ockl_dm_dealloc(i64); the kernel then asks the
-    // runtime for the heap through its hidden arguments.
+  bool lowerRuntimeCall(OpBuilder &b, Location loc, StringRef callee,
+                        ValueRange args, Value &result) const override {
+    // malloc/free: HIP's device heap in the device library,
+    // __ockl_dm_alloc(i64) -> ptr addrspace(1) and __ockl_dm_dealloc(i64);
+    // the kernel then asks the runtime for the heap (hidden argument).
+    // vprintf/__assertfail: calls to __zluda_vprintf/__zluda_assertfail,
+    // which code generation expands into the device library's printf once
+    // the optimizer has made the format string a constant.
     MLIRContext *ctx = b.getContext();
-    Type i64 = b.getI64Type();
+    Type i64 = b.getI64Type(), i32 = b.getI32Type();
+    Type voidType = LLVM::LLVMVoidType::get(ctx);
     auto global = LLVM::LLVMPointerType::get(ctx, 1);
-    auto flat = LLVM::LLVMPointerType::get(ctx, 0);
     auto module =
         b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-    auto declare = [&](StringRef name, Type result, Type param) {
-      if (module.lookupSymbol(name))
-        return;
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      LLVM::LLVMFuncOp::create(b, loc, name,
-                               LLVM::LLVMFunctionType::get(result, {param}));
+    auto call = [&](StringRef name, Type resultType,
+                    ArrayRef<Type> params) -> Value {
+      auto fnType = LLVM::LLVMFunctionType::get(resultType, params);
+      if (!module.lookupSymbol(name)) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(module.getBody());
+        LLVM::LLVMFuncOp::create(b, loc, name, fnType);
+      }
+      auto c = LLVM::CallOp::create(b, loc, fnType, name, args);
+      return isa<LLVM::LLVMVoidType>(resultType) ? Value() : c.getResult();
     };
-    Value value = LLVM::LoadOp::create(b, loc, i64, arg);
     if (callee == "malloc") {
-      declare("__ockl_dm_alloc", global, i64);
-      Value p = LLVM::CallOp::create(b, loc,
-                                     LLVM::LLVMFunctionType::get(global, {i64}),
-                                     "__ockl_dm_alloc", ValueRange{value})
-                    .getResult();
-      Value generic = LLVM::AddrSpaceCastOp::create(b, loc, flat, p);
-      LLVM::StoreOp::create(
-          b, loc, LLVM::PtrToIntOp::create(b, loc, i64, generic), retParam);
-      return true;
+      Value p = call("__ockl_dm_alloc", global, {i64});
+      result = LLVM::PtrToIntOp::create(
+          b, loc, i64,
+          LLVM::AddrSpaceCastOp::create(b, loc,
+                                        LLVM::LLVMPointerType::get(ctx, 0), p));
+    } else if (callee == "free") {
+      call("__ockl_dm_dealloc", voidType, {i64});
+    } else if (callee == "vprintf") {
+      result = call("__zluda_vprintf", i32, {i64, i64});
+    } else if (callee == "__assertfail") {
+      call("__zluda_assertfail", voidType, {i64, i64, i32, i64, i64});
+    } else {
+      return false;
     }
-    declare("__ockl_dm_dealloc", LLVM::LLVMVoidType::get(ctx), i64);
-    LLVM::CallOp::create(
-        b, loc,
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {i64}),
-        "__ockl_dm_dealloc", ValueRange{value});
     return true;
   }
 

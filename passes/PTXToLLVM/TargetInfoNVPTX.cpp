@@ -88,9 +88,9 @@ public:
     return NVVM::GlobalTimerOp::create(b, loc, b.getI64Type());
   }
 
-  bool lowerHeapCall(OpBuilder &, Location, StringRef, Value,
-                     Value) const override {
-    return false; // the driver links PTX's malloc and free
+  bool lowerRuntimeCall(OpBuilder &, Location, StringRef, ValueRange,
+                        Value &) const override {
+    return false; // the driver links malloc, free, vprintf, __assertfail
   }
 
   void createBarrier(OpBuilder &b, Location loc) const override {

@@ -316,7 +316,8 @@ SWEEPS = {
     "min_f16x2": i("min.f16x2"), "max_f16x2": i("max.f16x2"),
     "add_bf16x2": i("add.rn.bf16x2"), "mul_bf16x2": i("mul.rn.bf16x2"),
     "fma_rn_bf16x2": i3("fma.rn.bf16x2"),
-    "set_eq_f16x2": i("set.eq.f16x2.f16x2"), "set_ltu_f16x2": i("set.ltu.f16x2.f16x2"),
+    "set_eq_f16x2": i("set.eq.f16x2.f16x2"),
+    "set_eq_u32_f16x2": i("set.eq.u32.f16x2"), "set_ltu_s32_bf16x2": i("set.ltu.s32.bf16x2"), "set_ltu_f16x2": i("set.ltu.f16x2.f16x2"),
     "fma_rn_f16": ("  mov.b32 {%rs1, %rs4}, %r6;\n  mov.b32 {%rs2, %rs5}, %r7;\n"
                    "  mov.b32 {%rs3, %rs6}, %r8;\n  fma.rn.f16 %rs7, %rs1, %rs2, %rs3;\n"
                    "  cvt.u32.u16 %r9, %rs7;"),
