@@ -134,6 +134,12 @@ std::string zluda::cache::serializeEntry(const Entry &entry) {
     line("missing-kernel", k);
   for (const std::string &s : m.sources)
     line("source", s);
+  if (!m.error.empty())
+    line("error", m.error);
+  for (const auto &[reason, n] : m.reasons)
+    line("reason", std::to_string(n) + " " + reason);
+  for (const auto &[kernel, why] : m.whyMissing)
+    line("why", oneLine(kernel) + "\t" + why);
   Sha256 sha;
   sha.update(meta);
   sha.update(entry.object);
@@ -208,6 +214,20 @@ ReadStatus zluda::cache::parseEntry(std::string_view bytes, Entry &out,
       e.meta.missingKernels.push_back(value);
     else if (name == "source")
       e.meta.sources.push_back(value);
+    else if (name == "error")
+      e.meta.error = value;
+    else if (name == "reason") {
+      size_t sp2 = value.find(' ');
+      if (sp2 != std::string::npos)
+        e.meta.reasons.emplace_back(
+            value.substr(sp2 + 1),
+            unsigned(std::strtoul(value.c_str(), nullptr, 10)));
+    } else if (name == "why") {
+      size_t tab = value.find('\t');
+      if (tab != std::string::npos)
+        e.meta.whyMissing.emplace_back(value.substr(0, tab),
+                                       value.substr(tab + 1));
+    }
   }
   e.object.assign(object);
   out = std::move(e);

@@ -50,6 +50,12 @@ struct EntryMeta {
   std::vector<std::string> kernels;        // compiled, in module order
   std::vector<std::string> missingKernels; // left out (unsupported)
   std::vector<std::string> sources;        // binaries the PTX was seen in
+  /// A module that did not compile at all is cached too (no object), so
+  /// that a second build does not try again: the first error, and per
+  /// reason how often it occurred; per left-out kernel, why.
+  std::string error;
+  std::vector<std::pair<std::string, unsigned>> reasons;
+  std::vector<std::pair<std::string, std::string>> whyMissing;
 };
 
 struct Entry {

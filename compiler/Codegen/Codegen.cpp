@@ -135,8 +135,17 @@ linkCodeObject(llvm::ArrayRef<std::string> objects) {
     result =
         lld::lldMain(args, outStream, errStream, {{lld::Gnu, &lld::elf::link}});
   }
-  if (result.retCode != 0)
-    return makeError("lld failed: " + errors);
+  if (result.retCode != 0) {
+    // The errors, without lld's ">>> referenced by <temporary file>" lines:
+    // no paths of this machine in messages that may be cached.
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(errors).split(lines, '\n', -1, false);
+    std::string kept;
+    for (llvm::StringRef l : lines)
+      if (!l.trim().starts_with(">>>"))
+        kept += (kept.empty() ? "" : "; ") + l.trim().str();
+    return makeError("lld failed: " + kept);
+  }
   auto buf = llvm::MemoryBuffer::getFile(out);
   if (!buf)
     return makeError("cannot read the linked code object");

@@ -82,6 +82,7 @@ struct Job {
   /// Per left-out kernel or function: the first unsupported instruction in
   /// it, with its location.
   std::map<std::string, std::string> whyMissing;
+  bool cached = false; ///< the result came from the cache
   double seconds = 0;
 };
 
@@ -474,16 +475,23 @@ int driver::runBuild(const BuildOptions &opts) {
         store.remove(job.key);
       }
       if (rs == cache::ReadStatus::ok) {
-        job.status = Status::hit;
+        // A cached failure (no object) stays a failure without compiling.
+        job.status = entry.object.empty() ? Status::failed : Status::hit;
+        job.cached = true;
         job.compiled = entry.meta.kernels;
         job.missing = entry.meta.missingKernels;
+        job.error = entry.meta.error;
+        for (auto &[reason, n] : entry.meta.reasons)
+          job.reasons[reason] += n;
+        for (auto &[kernel, why] : entry.meta.whyMissing)
+          job.whyMissing.emplace(kernel, why);
       } else {
         // Fewer modules left than threads: let code generation split.
         size_t left = order.size() - std::min(order.size(), slot + 1);
         unsigned cgJobs = left + 1 >= threads ? 1 : threads;
         std::string object;
         compileJob(m, job, opts, cgJobs, object);
-        if (job.status != Status::failed) {
+        {
           entry = {};
           entry.meta.key = job.key;
           entry.meta.target = opts.target;
@@ -497,6 +505,13 @@ int driver::runBuild(const BuildOptions &opts) {
           entry.meta.kernels = job.compiled;
           entry.meta.missingKernels = job.missing;
           entry.meta.sources.assign(m.sources.begin(), m.sources.end());
+          entry.meta.error = job.error;
+          for (auto &[reason, n] : job.reasons)
+            entry.meta.reasons.emplace_back(reason, n);
+          for (auto &[kernel, why] : job.whyMissing)
+            entry.meta.whyMissing.emplace_back(kernel, why);
+          if (job.status == Status::failed)
+            entry.meta.missingKernels = m.kernels;
           entry.object = std::move(object);
           if (!store.write(entry, err)) {
             job.status = Status::failed;
@@ -527,7 +542,10 @@ int driver::runBuild(const BuildOptions &opts) {
   unsigned hits = 0, compiled = 0, partial = 0, failed = 0;
   size_t kernelsOk = 0;
   std::map<std::string, unsigned> reasons;
+  unsigned cachedFailures = 0;
   for (const Job &j : jobs) {
+    if (j.cached && j.status == Status::failed)
+      ++cachedFailures;
     switch (j.status) {
     case Status::hit:
       ++hits;
@@ -552,8 +570,10 @@ int driver::runBuild(const BuildOptions &opts) {
       "{} inputs, {} distinct PTX modules, {} processors: {} jobs\n",
       inputsRead, modules.size(), chipRefs.size(), jobs.size());
   summary += fmt::format(
-      "cache hits {}, compiled {}, partly compiled {}, failed {}{}\n", hits,
-      compiled, partial, failed - notRun,
+      "cache hits {}, compiled {}, partly compiled {}, failed {}{}{}\n",
+      hits + cachedFailures, compiled, partial, failed - notRun,
+      cachedFailures ? fmt::format(" ({} known from the cache)", cachedFailures)
+                     : "",
       notRun ? fmt::format(", not run {} (--fail-fast)", notRun) : "");
   summary += fmt::format("kernels compiled {}/{}; {:.1f} s with {} threads\n",
                          kernelsOk, kernelsTotal, seconds, threads);
