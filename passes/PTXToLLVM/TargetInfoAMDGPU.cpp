@@ -106,15 +106,8 @@ public:
     // wait loop on %clock64 differences could spin forever. There, cycles
     // are the real-time counter scaled to a nominal 2 GHz (20 per tick):
     // monotonic, 64 bits, approximate.
-    if (llvm::StringRef(chip).starts_with("gfx11")) {
-      Type i64 = b.getI64Type();
-      Value ticks = LLVM::CallIntrinsicOp::create(
-                        b, loc, i64, b.getStringAttr("llvm.readsteadycounter"),
-                        ValueRange{})
-                        .getResult(0);
-      return LLVM::MulOp::create(b, loc, ticks,
-                                 LLVM::ConstantOp::create(b, loc, i64, 20));
-    }
+    if (llvm::StringRef(chip).starts_with("gfx11"))
+      return realTime(b, loc, 20);
     return LLVM::CallIntrinsicOp::create(
                b, loc, b.getI64Type(), b.getStringAttr("llvm.readcyclecounter"),
                ValueRange{})
@@ -124,13 +117,18 @@ public:
   Value readGlobalTimer(OpBuilder &b, Location loc) const override {
     // The real-time counter of RDNA GPUs runs at a constant 100 MHz: ten
     // nanoseconds a tick.
+    return realTime(b, loc, 10);
+  }
+
+  /// The real-time (100 MHz) counter times `scale`.
+  static Value realTime(OpBuilder &b, Location loc, int64_t scale) {
     Type i64 = b.getI64Type();
     Value ticks = LLVM::CallIntrinsicOp::create(
                       b, loc, i64, b.getStringAttr("llvm.readsteadycounter"),
                       ValueRange{})
                       .getResult(0);
     return LLVM::MulOp::create(b, loc, ticks,
-                               LLVM::ConstantOp::create(b, loc, i64, 10));
+                               LLVM::ConstantOp::create(b, loc, i64, scale));
   }
 
   bool lowerRuntimeCall(OpBuilder &b, Location loc, StringRef callee,
