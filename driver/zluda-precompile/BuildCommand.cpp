@@ -491,7 +491,11 @@ int driver::runBuild(const BuildOptions &opts) {
         unsigned cgJobs = left + 1 >= threads ? 1 : threads;
         std::string object;
         compileJob(m, job, opts, cgJobs, object);
-        {
+        // A failure is cached only when the PTX itself causes it (an
+        // unsupported instruction, a parse or link error), never an I/O one.
+        bool ioFailure = job.status == Status::failed &&
+                         llvm::StringRef(job.error).contains("cannot ");
+        if (!ioFailure) {
           entry = {};
           entry.meta.key = job.key;
           entry.meta.target = opts.target;
