@@ -466,8 +466,6 @@ std::string unsupportedReason(Operation *op) {
     return text + " with a thread count";
   if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
     return text;
-  if (name == "vote" && mods.getMode() == Mode::uni)
-    return text;
   if ((name == "bar.red" || name == "barrier.red") && op->getNumOperands() != 2)
     return text + " with a thread count";
   if (name == "lop3" &&
@@ -2668,6 +2666,16 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
   if (mode == Mode::ballot)
     return one(castTo(b, loc, ballot, op->getResult(0).getType()));
   Value zero = constInt(b, loc, i32, 0);
+  if (mode == Mode::uni) {
+    // The same predicate in every active lane of the mask: none or all of
+    // them set.
+    Value lanes =
+        l.target.createBallot(b, loc, constInt(b, loc, b.getI1Type(), 1), mask);
+    return one(LLVM::OrOp::create(
+        b, loc,
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ballot, zero),
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ballot, lanes)));
+  }
   Value r = LLVM::ICmpOp::create(b, loc,
                                  mode == Mode::all ? LLVM::ICmpPredicate::eq
                                                    : LLVM::ICmpPredicate::ne,

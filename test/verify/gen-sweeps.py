@@ -155,6 +155,13 @@ SWEEPS = {
     "vote_all": ("  setp.ne.u32 %p2, %r6, 0;\n  vote.sync.all.pred %p3, %p2, -1;\n"
                  "  selp.u32 %r9, 1, 0, %p3;"),
     "activemask": "  activemask.b32 %r9;",
+    "vote_uni": ("  and.b32 %r11, %r6, 255;\n  setp.ne.u32 %p2, %r11, 0;\n"
+                 "  vote.sync.uni.pred %p3, %p2, -1;\n  selp.u32 %r9, 1, 0, %p3;"),
+    "vote_uni_even": ("  mov.u32 %r11, %laneid;\n  and.b32 %r12, %r11, 1;\n"
+                      "  setp.ne.u32 %p4, %r12, 0;\n  mov.u32 %r9, 7;\n"
+                      "  and.b32 %r13, %r6, 255;\n  setp.ne.u32 %p2, %r13, 0;\n"
+                      "  @%p4 bra VSKIP;\n  vote.sync.uni.pred %p3, %p2, 0x55555555;\n"
+                      "  selp.u32 %r9, 1, 0, %p3;\nVSKIP:"),
     # Warp reductions over all lanes, and over the even lanes only (the
     # odd ones branch around it).
     **{f"redux_{o}_{t}": f"  redux.sync.{o}.{t} %r9, %r6, -1;"
