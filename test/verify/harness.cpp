@@ -13,8 +13,11 @@
 //
 // Usage: harness SWEEP_DIR OURS_DIR [INPUTS]   (prints a table; exit 1 on any
 // mismatch or error)
+#include "HarnessLogic.h"
+
 #include <cuda.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -32,32 +35,11 @@ namespace {
     if (r_ != CUDA_SUCCESS) {                                                  \
       const char *s_ = nullptr;                                                \
       cuGetErrorString(r_, &s_);                                               \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,      \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
                    #call, s_ ? s_ : "?");                                      \
       std::exit(2);                                                            \
     }                                                                          \
   } while (0)
-
-const uint32_t kEdges[] = {
-    // Integers.
-    0, 1, 2, 3, 31, 32, 33, 63, 64, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000,
-    0xffff, 0x10000, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe,
-    0xffffffff, 0xfffffff0, 12345, 0xffffcfc7,
-    // Floats: denormals, normal limits, rounding boundaries, infinities and
-    // NaNs with payloads.
-    0x007fffff, 0x807fffff, 0x80000001, 0x000116c2, 0x00800000, 0x80800000,
-    0x3f800000, 0xbf800000, 0x3f000000, 0x3fc00000, 0x40200000, 0xc0200000,
-    0x40600000, 0x3effffff, 0x3f7fffff, 0x4b000000, 0x4f000000, 0xcf000000,
-    0x4f800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000,
-    0xffc00000, 0x7f800001, 0x7fc12345};
-const size_t kNumEdges = sizeof(kEdges) / sizeof(kEdges[0]);
-
-uint64_t xorshift(uint64_t &s) {
-  s ^= s << 13;
-  s ^= s >> 7;
-  s ^= s << 17;
-  return s;
-}
 
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -84,9 +66,7 @@ int main(int argc, char **argv) {
   }
   std::string sweeps = argv[1], ours = argv[2];
   size_t n = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : (size_t(1) << 22);
-  size_t grid = kNumEdges * kNumEdges * kNumEdges;
-  if (n < grid)
-    n = grid;
+  n = std::max(n, harness::gridSize());
 
   CHECK(cuInit(0));
   CUdevice dev;
@@ -107,27 +87,10 @@ int main(int argc, char **argv) {
 
   std::vector<Result> results;
   std::ifstream manifest(sweeps + "/manifest");
-  std::string name;
-  while (std::getline(manifest, name)) {
-    if (name.empty())
-      continue;
+  for (const std::string &name : harness::readManifest(manifest)) {
     Result r;
     r.name = name;
-    uint64_t seed = 0x9e3779b97f4a7c15ull;
-    for (char ch : name)
-      seed = seed * 1099511628211ull + static_cast<unsigned char>(ch);
-    for (size_t i = 0; i < n; ++i) {
-      if (i < grid) {
-        a[i] = kEdges[i / (kNumEdges * kNumEdges)];
-        b[i] = kEdges[(i / kNumEdges) % kNumEdges];
-        c[i] = kEdges[i % kNumEdges];
-      } else {
-        uint64_t x = xorshift(seed), y = xorshift(seed);
-        a[i] = static_cast<uint32_t>(x);
-        b[i] = static_cast<uint32_t>(x >> 32);
-        c[i] = static_cast<uint32_t>(y);
-      }
-    }
+    harness::makeInputs(name, n, a, b, c);
     CHECK(cuMemcpyHtoD(dA, a.data(), n * 4));
     CHECK(cuMemcpyHtoD(dB, b.data(), n * 4));
     CHECK(cuMemcpyHtoD(dC, c.data(), n * 4));
@@ -161,18 +124,9 @@ int main(int argc, char **argv) {
       r.error = run(ours + "/" + name + ".ptx", outOurs);
     if (r.error.empty()) {
       r.inputs = n;
-      for (size_t i = 0; i < n; ++i) {
-        if (outOrig[i] == outOurs[i])
-          continue;
-        if (r.mismatches++ == 0) {
-          char buf[256];
-          std::snprintf(buf, sizeof buf,
-                        "a=%08x b=%08x c=%08x: nvidia=%016" PRIx64
-                        " ours=%016" PRIx64,
-                        a[i], b[i], c[i], outOrig[i], outOurs[i]);
-          r.first = buf;
-        }
-      }
+      harness::Comparison cmp = harness::compare(a, b, c, outOrig, outOurs);
+      r.mismatches = cmp.mismatches;
+      r.first = cmp.first;
     }
     results.push_back(r);
   }
@@ -187,7 +141,8 @@ int main(int argc, char **argv) {
     if (!r.error.empty() || r.mismatches)
       ++failedCases;
     std::printf("%-22s %10zu %10zu  %s\n", r.name.c_str(), r.inputs,
-                r.mismatches, r.error.empty() ? r.first.c_str() : r.error.c_str());
+                r.mismatches,
+                r.error.empty() ? r.first.c_str() : r.error.c_str());
   }
   std::printf("total: %zu families, %zu inputs compared, %zu mismatches, %zu "
               "families failing\n",

@@ -1,0 +1,56 @@
+//===- HarnessTest.cpp - host side of the differential harness ------------===//
+//
+// The oracle runs on the GPU machine; its host logic (manifest, inputs,
+// comparison) is tested here, in CI, without a GPU.
+
+#include "test/verify/HarnessLogic.h"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <sstream>
+
+TEST_CASE("the harness reads every case of a manifest", "[harness]") {
+  std::istringstream in("add_s32\n\nsub_s32\nshfl_up\n");
+  CHECK(harness::readManifest(in) ==
+        std::vector<std::string>{"add_s32", "sub_s32", "shfl_up"});
+}
+
+TEST_CASE("the harness inputs cover every edge triple, then random values",
+          "[harness]") {
+  size_t grid = harness::gridSize();
+  size_t k = harness::edges().size();
+  CHECK(grid == k * k * k);
+  std::vector<uint32_t> a, b, c;
+  harness::makeInputs("add_s32", grid + 1000, a, b, c);
+  REQUIRE(a.size() == grid + 1000);
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> triples;
+  for (size_t i = 0; i < grid; ++i)
+    triples.emplace(a[i], b[i], c[i]);
+  // Duplicated edge values (0x80000001 stands twice) collapse.
+  std::set<uint32_t> distinct(harness::edges().begin(), harness::edges().end());
+  CHECK(triples.size() == distinct.size() * distinct.size() * distinct.size());
+  // NaN payloads, denormals, infinities and integer limits are there.
+  for (uint32_t v : {0x7fc12345u, 0x007fffffu, 0xff800000u, 0x80000000u})
+    CHECK(distinct.count(v));
+  // Deterministic per case name, different across names.
+  std::vector<uint32_t> a2, b2, c2, a3, b3, c3;
+  harness::makeInputs("add_s32", grid + 1000, a2, b2, c2);
+  harness::makeInputs("sub_s32", grid + 1000, a3, b3, c3);
+  CHECK(a == a2);
+  CHECK(b == b2);
+  CHECK(std::vector<uint32_t>(a.begin() + grid, a.end()) !=
+        std::vector<uint32_t>(a3.begin() + grid, a3.end()));
+}
+
+TEST_CASE("the harness compares outputs bit for bit", "[harness]") {
+  std::vector<uint32_t> a = {1, 2, 3}, b = {4, 5, 6}, c = {7, 8, 9};
+  std::vector<uint64_t> nvidia = {0x7fffffff, 0x0, 0x80000000};
+  CHECK(harness::compare(a, b, c, nvidia, nvidia).mismatches == 0);
+  // A NaN with another payload, and -0 against +0, are mismatches.
+  std::vector<uint64_t> ours = {0x7fc00000, 0x0, 0x0};
+  harness::Comparison r = harness::compare(a, b, c, nvidia, ours);
+  CHECK(r.mismatches == 2);
+  CHECK(r.first == "a=00000001 b=00000004 c=00000007: nvidia=000000007fffffff "
+                   "ours=000000007fc00000");
+}
