@@ -380,14 +380,21 @@ lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
 
 } // namespace
 
+unsigned codegen::codeObjectVersionFor(llvm::StringRef chip,
+                                       unsigned requested) {
+  if (requested)
+    return requested;
+  return chip.ends_with("-generic") ? 6 : 5;
+}
+
 llvm::Expected<codegen::Artifact>
 codegen::compile(ModuleOp module, const Options &options, Emit emit) {
   Options opts = options;
   if (opts.target == "amdgpu") {
-    bool generic = llvm::StringRef(opts.chip).ends_with("-generic");
-    if (opts.codeObjectVersion == 0)
-      opts.codeObjectVersion = generic ? 6 : 5;
-    else if (generic && opts.codeObjectVersion < 6)
+    opts.codeObjectVersion =
+        codeObjectVersionFor(opts.chip, opts.codeObjectVersion);
+    if (llvm::StringRef(opts.chip).ends_with("-generic") &&
+        opts.codeObjectVersion < 6)
       return makeError("the generic processor '" + opts.chip +
                        "' needs code object version 6");
   }

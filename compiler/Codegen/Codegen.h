@@ -40,6 +40,10 @@ struct Options {
   std::vector<std::pair<std::string, double>> *phaseTimes = nullptr;
 };
 
+/// The code object version for `chip`: `requested`, or when it is 0 the
+/// default (5, and 6 for the generic processors, which need it).
+unsigned codeObjectVersionFor(llvm::StringRef chip, unsigned requested);
+
 /// The most partitions a module is split into for code generation.
 constexpr unsigned maxPartitions = 8;
 

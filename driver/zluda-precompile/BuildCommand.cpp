@@ -73,6 +73,7 @@ const char *statusName(Status s) {
 struct Job {
   size_t module;
   std::string chip;
+  unsigned codeObject = 0; ///< the version compiled for (in the key too)
   std::string key;
   Status status = Status::failed;
   std::vector<std::string> compiled, missing;
@@ -178,12 +179,13 @@ void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
   mlir::OwningOpRef<mlir::ModuleOp> module = loadPTX(sourceMgr, ctx);
   if (!module) {
     job.error = first.empty() ? "the PTX does not parse" : first;
+    job.missing = m.kernels;
     return;
   }
   codegen::Options cg;
   cg.target = opts.target;
   cg.chip = job.chip;
-  cg.codeObjectVersion = opts.codeObject;
+  cg.codeObjectVersion = job.codeObject; // the version in the key
   cg.keepGoing = true;
   cg.jobs = codegenJobs;
   auto result = codegen::compile(*module, cg, codegen::Emit::HSACO);
@@ -427,9 +429,8 @@ int driver::runBuild(const BuildOptions &opts) {
       key.ptx = modules[i].text;
       key.target = opts.target;
       key.chip = j.chip;
-      key.codeObjectVersion = opts.codeObject
-                                  ? opts.codeObject
-                                  : (chip.ends_with("-generic") ? 6 : 5);
+      j.codeObject = codegen::codeObjectVersionFor(chip, opts.codeObject);
+      key.codeObjectVersion = j.codeObject;
       key.compilerVersion = std::string(cache::compilerVersion());
       j.key = cache::computeKey(key);
       jobs.push_back(std::move(j));
@@ -500,10 +501,7 @@ int driver::runBuild(const BuildOptions &opts) {
           entry.meta.key = job.key;
           entry.meta.target = opts.target;
           entry.meta.chip = job.chip;
-          entry.meta.codeObjectVersion =
-              opts.codeObject
-                  ? opts.codeObject
-                  : (llvm::StringRef(job.chip).ends_with("-generic") ? 6 : 5);
+          entry.meta.codeObjectVersion = job.codeObject;
           entry.meta.compilerVersion = std::string(cache::compilerVersion());
           entry.meta.ptxSha256 = m.sha256;
           entry.meta.kernels = job.compiled;
@@ -514,8 +512,6 @@ int driver::runBuild(const BuildOptions &opts) {
             entry.meta.reasons.emplace_back(reason, n);
           for (auto &[kernel, why] : job.whyMissing)
             entry.meta.whyMissing.emplace_back(kernel, why);
-          if (job.status == Status::failed)
-            entry.meta.missingKernels = m.kernels;
           entry.object = std::move(object);
           if (!store.write(entry, err)) {
             job.status = Status::failed;
