@@ -116,6 +116,27 @@ std::string zluda::cache::computeKey(const KeyInputs &in) {
   return Sha256::hex(text);
 }
 
+unsigned zluda::cache::defaultCodeObjectVersion(std::string_view chip) {
+  constexpr std::string_view generic = "-generic";
+  bool isGeneric = chip.size() >= generic.size() &&
+                   chip.substr(chip.size() - generic.size()) == generic;
+  return isGeneric ? 6 : 5;
+}
+
+std::string zluda::cache::moduleKey(std::string_view ptx,
+                                    std::string_view target,
+                                    std::string_view chip,
+                                    unsigned codeObjectVersion) {
+  KeyInputs key;
+  key.ptx = ptx;
+  key.target = std::string(target);
+  key.chip = std::string(chip);
+  key.codeObjectVersion =
+      codeObjectVersion ? codeObjectVersion : defaultCodeObjectVersion(chip);
+  key.compilerVersion = std::string(compilerVersion());
+  return computeKey(key);
+}
+
 std::string zluda::cache::serializeEntry(const Entry &entry) {
   const EntryMeta &m = entry.meta;
   std::string meta;

@@ -43,6 +43,16 @@ std::string_view compilerVersion();
 /// The entry key: SHA-256 (hex) of a canonical, versioned text of `in`.
 std::string computeKey(const KeyInputs &in);
 
+/// The code object version used when none is asked for: 6 for AMDGPU's
+/// generic processors (`gfx11-generic`...), 5 for the others.
+unsigned defaultCodeObjectVersion(std::string_view chip);
+
+/// The key of a module compiled with this build's default options: what
+/// `zluda-precompile build` stores and what the runtime shim looks up.
+/// `codeObjectVersion` 0 means the default for `chip`.
+std::string moduleKey(std::string_view ptx, std::string_view target,
+                      std::string_view chip, unsigned codeObjectVersion = 0);
+
 /// What an entry records besides the code object.
 struct EntryMeta {
   std::string key, target, chip, compilerVersion, ptxSha256;

@@ -2,6 +2,7 @@
 //--------------------===//
 
 #include "compiler/Codegen/Codegen.h"
+#include "compiler/Cache/Cache.h"
 #include "compiler/Codegen/Printf.h"
 
 #include "dialects/ptx/PTXOps.h"
@@ -384,7 +385,7 @@ unsigned codegen::codeObjectVersionFor(llvm::StringRef chip,
                                        unsigned requested) {
   if (requested)
     return requested;
-  return chip.ends_with("-generic") ? 6 : 5;
+  return cache::defaultCodeObjectVersion(chip);
 }
 
 llvm::Expected<codegen::Artifact>

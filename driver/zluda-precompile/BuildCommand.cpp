@@ -170,7 +170,8 @@ void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
     if (first.empty())
       first = text + " at " + loc;
     for (mlir::Diagnostic &note : d.getNotes()) {
-      llvm::StringRef n = note.str();
+      std::string noteText = note.str();
+      llvm::StringRef n = noteText;
       if (n.consume_front("in '") && n.consume_back("'"))
         job.whyMissing.emplace(n.str(), text + " at " + loc);
     }
@@ -188,7 +189,10 @@ void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
   cg.codeObjectVersion = job.codeObject; // the version in the key
   cg.keepGoing = true;
   cg.jobs = codegenJobs;
-  auto result = codegen::compile(*module, cg, codegen::Emit::HSACO);
+  // NVPTX entries hold PTX text, which the NVIDIA driver loads.
+  auto result = codegen::compile(*module, cg,
+                                 opts.target == "nvptx" ? codegen::Emit::Asm
+                                                        : codegen::Emit::HSACO);
   if (!result) {
     std::string msg = llvm::toString(result.takeError());
     job.error = first.empty() ? msg : first;
@@ -425,14 +429,10 @@ int driver::runBuild(const BuildOptions &opts) {
       Job j;
       j.module = i;
       j.chip = chip.str();
-      cache::KeyInputs key;
-      key.ptx = modules[i].text;
-      key.target = opts.target;
-      key.chip = j.chip;
       j.codeObject = codegen::codeObjectVersionFor(chip, opts.codeObject);
-      key.codeObjectVersion = j.codeObject;
-      key.compilerVersion = std::string(cache::compilerVersion());
-      j.key = cache::computeKey(key);
+      // The shim computes the same key from the same library.
+      j.key =
+          cache::moduleKey(modules[i].text, opts.target, j.chip, j.codeObject);
       jobs.push_back(std::move(j));
     }
   std::vector<size_t> order(jobs.size());
