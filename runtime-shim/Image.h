@@ -1,0 +1,45 @@
+//===- Image.h - What an application hands the driver's loaders -*- C++ -*-===//
+//
+// A load call gets a fatbin wrapper, a fatbin container, PTX text or an ELF
+// cubin, often with no size. This finds which it is and the PTX module the
+// toolchain would have compiled from it (the same selection policy and the
+// same payload extraction as `zluda-precompile build`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_RUNTIME_SHIM_IMAGE_H
+#define ZLUDA_RUNTIME_SHIM_IMAGE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zluda::shim {
+
+enum class ImageKind { wrapper, container, ptx, elf, unknown };
+
+const char *imageKindName(ImageKind kind);
+
+struct ImageInfo {
+  ImageKind kind = ImageKind::unknown;
+  uint64_t bytes = 0;  ///< size of the image as found (container or text)
+  bool hasPTX = false; ///< a PTX module was selected
+  std::string ptx;     ///< its text, as the build extracted it
+  std::string problem; ///< why there is no PTX, when there is none
+};
+
+/// Reads an image in memory. `size` is the buffer's size when known (files),
+/// 0 when not (pointers given to cuModuleLoadData and friends): sizes are then
+/// taken from the headers.
+ImageInfo readImage(const void *image, size_t size = 0);
+
+/// Builds HIP's launch `extra` list, {0x1, buf, 0x2, &size, 0x3}, from a CUDA
+/// one (any order, ended by 0x0). False when `extra` has no buffer or size,
+/// or an entry HIP has no meaning for.
+bool rebuildExtra(void **extra, std::vector<void *> &out);
+
+} // namespace zluda::shim
+
+#endif // ZLUDA_RUNTIME_SHIM_IMAGE_H

@@ -1,0 +1,297 @@
+//===- Shim.cpp - Serving the cache in place of the application's images --===//
+
+#include "runtime-shim/Shim.h"
+
+#include "compiler/Cache/Sha256.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+using namespace zluda;
+using namespace zluda::shim;
+
+namespace {
+
+std::string env(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
+constexpr bool endsWith(const char *s, const char *suffix) {
+  size_t n = 0, m = 0;
+  while (s[n])
+    ++n;
+  while (suffix[m])
+    ++m;
+  if (m > n)
+    return false;
+  for (size_t i = 0; i < m; ++i)
+    if (s[n - m + i] != suffix[i])
+      return false;
+  return true;
+}
+
+} // namespace
+
+Config Config::fromEnvironment() {
+  Config c;
+  c.cacheDir = env("ZLUDA_SHIM_CACHE");
+  c.strict = env("ZLUDA_SHIM_STRICT") == "1";
+  c.logPath = env("ZLUDA_SHIM_LOG");
+  c.backend = env("ZLUDA_SHIM_BACKEND");
+  return c;
+}
+
+bool zluda::shim::readWholeFile(const char *path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+Shim::Shim(Config cfg, RealDriver &driver, BackendFactory factory)
+    : config(std::move(cfg)), real(driver), makeBackend(std::move(factory)) {
+  if (!config.logPath.empty()) {
+    logFile = std::fopen(config.logPath.c_str(), "ae");
+    if (logFile)
+      setvbuf(logFile, nullptr, _IOLBF, 0);
+  }
+  if (!config.cacheDir.empty()) {
+    store.emplace(config.cacheDir);
+    std::string error;
+    if (!store->open(error)) {
+      log("cache " + config.cacheDir + " unusable: " + error);
+      store.reset();
+    }
+  }
+  log(std::string("start: driver ") +
+      (real.path.empty() ? "(none)" : real.path) + ", cache " +
+      (store ? store->root() : "(none)") + (config.strict ? ", strict" : ""));
+}
+
+Shim::~Shim() {
+  finish();
+  if (logFile)
+    std::fclose(logFile);
+}
+
+void Shim::finish() {
+  {
+    std::lock_guard<std::mutex> lock(logMutex);
+    if (finished)
+      return;
+    finished = true;
+  }
+  log("summary: " + std::to_string(counts.images) + " images, " +
+      std::to_string(counts.served) + " served from the cache, " +
+      std::to_string(counts.fallbacks) + " fallbacks, " +
+      std::to_string(counts.refused) + " refused");
+}
+
+void Shim::log(const std::string &line) {
+  if (!logFile)
+    return;
+  std::lock_guard<std::mutex> lock(logMutex);
+  std::fprintf(logFile, "zluda-shim[%d]: %s\n", int(getpid()), line.c_str());
+}
+
+Backend *Shim::getBackend() {
+  std::call_once(backendOnce, [&] {
+    std::string error;
+    backend = makeBackend ? makeBackend(real, registry, error) : nullptr;
+    if (backend)
+      log(std::string("backend ") + backend->name());
+    else
+      log("no backend: " + (error.empty() ? "none configured" : error));
+    backendPtr.store(backend.get(), std::memory_order_release);
+  });
+  return backendPtr.load(std::memory_order_acquire);
+}
+
+Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
+                            cache::Entry &entry) {
+  ++counts.images;
+  std::string head = std::string(api) + " " + imageKindName(image.kind);
+  auto outcome = [&](const std::string &status) {
+    Decision d = config.strict ? Decision::refuse : Decision::fallback;
+    log(head + " " + status +
+        (d == Decision::refuse ? " -> refused (strict)"
+                               : " -> fallback to the original image"));
+    ++(d == Decision::refuse ? counts.refused : counts.fallbacks);
+    return d;
+  };
+  if (!image.hasPTX)
+    return outcome("not served: " + image.problem);
+  head += " ptx-sha256=" + cache::Sha256::hex(image.ptx).substr(0, 16);
+  if (!store)
+    return outcome("miss: no cache");
+  Backend *b = getBackend();
+  if (!b)
+    return outcome("miss: no backend");
+  std::string target, chip;
+  if (b->deviceTarget(target, chip) != CUDA_SUCCESS)
+    return outcome("miss: the device's processor is unknown");
+  std::string key = cache::moduleKey(image.ptx, target, chip);
+  head += " " + target + ":" + chip + " key=" + key.substr(0, 16);
+  std::string error;
+  switch (store->read(key, entry, error)) {
+  case cache::ReadStatus::missing:
+    return outcome("miss");
+  case cache::ReadStatus::corrupt:
+    return outcome("rejected: " + error);
+  case cache::ReadStatus::ok:
+    break;
+  }
+  const cache::EntryMeta &m = entry.meta;
+  if (m.target != target || m.chip != chip ||
+      m.compilerVersion != cache::compilerVersion())
+    return outcome("rejected: entry for " + m.target + ":" + m.chip +
+                   " by compiler " + m.compilerVersion);
+  if (entry.object.empty())
+    return outcome("failed at build time: " + m.error);
+  if (!m.missingKernels.empty())
+    return outcome("partial: " + std::to_string(m.missingKernels.size()) +
+                   " kernel(s) not compiled, first " + m.missingKernels[0]);
+  ++counts.served;
+  std::string names;
+  for (size_t i = 0; i < m.kernels.size() && i < 4; ++i)
+    names += (i ? "," : " ") + m.kernels[i];
+  if (m.kernels.size() > 4)
+    names += ",...";
+  log(head + " hit -> served, " + std::to_string(m.kernels.size()) +
+      " kernel(s)" + names);
+  return Decision::serve;
+}
+
+Shim::Decision Shim::afterServe(const char *api, CUresult result) {
+  if (result == CUDA_SUCCESS)
+    return Decision::serve;
+  --counts.served;
+  log(std::string(api) + " the backend failed to load the entry (error " +
+      std::to_string(result) + ")" +
+      (config.strict ? " -> refused (strict)" : " -> fallback"));
+  ++(config.strict ? counts.refused : counts.fallbacks);
+  return config.strict ? Decision::refuse : Decision::fallback;
+}
+
+// Loads: serve, fall back to the real driver's own call, or refuse.
+
+CUresult Shim::cuModuleLoadData(CUmodule *m, const void *image) {
+  return cuModuleLoadDataEx(m, image, 0, nullptr, nullptr);
+}
+
+CUresult Shim::cuModuleLoadFatBinary(CUmodule *m, const void *image) {
+  cache::Entry entry;
+  Decision d = decide("cuModuleLoadFatBinary", readImage(image), entry);
+  if (d == Decision::serve)
+    d = afterServe("cuModuleLoadFatBinary",
+                   backend->loadModule(m, entry.object, entry.meta.kernels));
+  if (d == Decision::serve)
+    return CUDA_SUCCESS;
+  if (d == Decision::refuse)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  return real.cuModuleLoadFatBinary ? real.cuModuleLoadFatBinary(m, image)
+                                    : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult Shim::cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
+                                  CUjit_option *opts, void **vals) {
+  const char *api = n ? "cuModuleLoadDataEx" : "cuModuleLoadData";
+  cache::Entry entry;
+  Decision d = decide(api, readImage(image), entry);
+  if (d == Decision::serve)
+    d = afterServe(api,
+                   backend->loadModule(m, entry.object, entry.meta.kernels));
+  if (d == Decision::serve)
+    return CUDA_SUCCESS;
+  if (d == Decision::refuse)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  if (n == 0 && real.cuModuleLoadData)
+    return real.cuModuleLoadData(m, image);
+  return real.cuModuleLoadDataEx
+             ? real.cuModuleLoadDataEx(m, image, n, opts, vals)
+             : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult Shim::cuModuleLoad(CUmodule *m, const char *fname) {
+  std::string bytes;
+  if (!fname || !readWholeFile(fname, bytes))
+    return real.cuModuleLoad ? real.cuModuleLoad(m, fname)
+                             : CUDA_ERROR_FILE_NOT_FOUND;
+  cache::Entry entry;
+  Decision d =
+      decide("cuModuleLoad", readImage(bytes.data(), bytes.size()), entry);
+  if (d == Decision::serve)
+    d = afterServe("cuModuleLoad",
+                   backend->loadModule(m, entry.object, entry.meta.kernels));
+  if (d == Decision::serve)
+    return CUDA_SUCCESS;
+  if (d == Decision::refuse)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  return real.cuModuleLoad ? real.cuModuleLoad(m, fname)
+                           : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult Shim::cuLibraryLoadData(CUlibrary *l, const void *code,
+                                 CUjit_option *jo, void **jv, unsigned nj,
+                                 CUlibraryOption *lo, void **lv, unsigned nl) {
+  cache::Entry entry;
+  Decision d = decide("cuLibraryLoadData", readImage(code), entry);
+  if (d == Decision::serve)
+    d = afterServe("cuLibraryLoadData",
+                   backend->loadLibrary(l, entry.object, entry.meta.kernels, jo,
+                                        jv, nj, lo, lv, nl));
+  if (d == Decision::serve)
+    return CUDA_SUCCESS;
+  if (d == Decision::refuse)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  return real.cuLibraryLoadData
+             ? real.cuLibraryLoadData(l, code, jo, jv, nj, lo, lv, nl)
+             : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult Shim::cuLibraryLoadFromFile(CUlibrary *l, const char *fname,
+                                     CUjit_option *jo, void **jv, unsigned nj,
+                                     CUlibraryOption *lo, void **lv,
+                                     unsigned nl) {
+  std::string bytes;
+  if (fname && readWholeFile(fname, bytes)) {
+    cache::Entry entry;
+    Decision d = decide("cuLibraryLoadFromFile",
+                        readImage(bytes.data(), bytes.size()), entry);
+    if (d == Decision::serve)
+      d = afterServe("cuLibraryLoadFromFile",
+                     backend->loadLibrary(l, entry.object, entry.meta.kernels,
+                                          jo, jv, nj, lo, lv, nl));
+    if (d == Decision::serve)
+      return CUDA_SUCCESS;
+    if (d == Decision::refuse)
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  }
+  return real.cuLibraryLoadFromFile
+             ? real.cuLibraryLoadFromFile(l, fname, jo, jv, nj, lo, lv, nl)
+             : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+// Routed calls: the backend for handles it made, the real driver otherwise.
+// No lock but the registry shard's reader lock.
+#define ZLUDA_SHIM_ROUTE(name, params, args, handle)                           \
+  CUresult Shim::name params {                                                 \
+    Backend *b = backendPtr.load(std::memory_order_acquire);                   \
+    if (b && registry.owns(handle)) {                                          \
+      CUresult r = b->name args;                                               \
+      if (endsWith(#name, "Unload") && r == CUDA_SUCCESS)                      \
+        registry.remove(handle);                                               \
+      return r;                                                                \
+    }                                                                          \
+    return real.name ? real.name args : CUDA_ERROR_NOT_SUPPORTED;              \
+  }
+ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_ROUTE)
+#undef ZLUDA_SHIM_ROUTE

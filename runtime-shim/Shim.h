@@ -1,0 +1,100 @@
+//===- Shim.h - Serving the cache in place of the application's images ----===//
+//
+// The policy half of the runtime shim. Each load call's image is read (a
+// fatbin wrapper, a container, PTX, a cubin), the PTX the toolchain would
+// have compiled is selected, its key is computed exactly as
+// `zluda-precompile build` computes it, and the cache entry for the current
+// device is checked (checksum, target, processor, compiler version, every
+// kernel present). A verified entry is loaded by the backend and its handles
+// are served by it; anything else falls back to the original image in the
+// real driver (on ZLUDA, its JIT) — or, with ZLUDA_SHIM_STRICT=1, fails with
+// CUDA_ERROR_NO_BINARY_FOR_GPU. Calls on handles the shim did not make go to
+// the real driver unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ZLUDA_RUNTIME_SHIM_SHIM_H
+#define ZLUDA_RUNTIME_SHIM_SHIM_H
+
+#include "runtime-shim/Backend.h"
+#include "runtime-shim/Image.h"
+#include "runtime-shim/RealDriver.h"
+#include "runtime-shim/Registry.h"
+
+#include "compiler/Cache/Cache.h"
+
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace zluda::shim {
+
+struct Config {
+  std::string cacheDir; ///< ZLUDA_SHIM_CACHE; no cache: everything forwarded
+  bool strict = false;  ///< ZLUDA_SHIM_STRICT=1
+  std::string logPath;  ///< ZLUDA_SHIM_LOG
+  std::string backend;  ///< ZLUDA_SHIM_BACKEND: cuda, hip, or "" (detect)
+
+  static Config fromEnvironment();
+};
+
+/// Counts for the log's summary line.
+struct Stats {
+  std::atomic<unsigned> images{0}, served{0}, fallbacks{0}, refused{0};
+};
+
+class Shim {
+public:
+  /// `makeBackend` is called at the first load that needs one (HIP may only
+  /// be loaded by the driver's cuInit); it may return null (then every load
+  /// falls back, or is refused when strict).
+  using BackendFactory = std::function<std::unique_ptr<Backend>(
+      RealDriver &, Registry &, std::string &error)>;
+  Shim(Config config, RealDriver &driver, BackendFactory makeBackend);
+  ~Shim();
+
+  RealDriver &driver() { return real; }
+  Registry &handles() { return registry; }
+  const Stats &stats() const { return counts; }
+  /// Writes the summary line now (also done at destruction, once).
+  void finish();
+
+#define ZLUDA_SHIM_METHOD(name, params, ...) CUresult name params;
+  ZLUDA_SHIM_LOADS(ZLUDA_SHIM_METHOD)
+  ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_METHOD)
+#undef ZLUDA_SHIM_METHOD
+
+private:
+  enum class Decision { serve, fallback, refuse };
+  /// Looks the image up and logs the outcome; on `serve`, `entry` holds the
+  /// verified cache entry.
+  Decision decide(const char *api, const ImageInfo &image, cache::Entry &entry);
+  /// After a served load: a backend failure falls back like a miss.
+  Decision afterServe(const char *api, CUresult result);
+  Backend *getBackend();
+  void log(const std::string &line);
+
+  Config config;
+  RealDriver &real;
+  Registry registry;
+  BackendFactory makeBackend;
+  std::once_flag backendOnce;
+  std::unique_ptr<Backend> backend;
+  std::atomic<Backend *> backendPtr{nullptr};
+  std::optional<cache::Cache> store;
+  std::mutex logMutex;
+  FILE *logFile = nullptr;
+  bool finished = false;
+  Stats counts;
+};
+
+/// Reads a whole file (cuModuleLoad, cuLibraryLoadFromFile).
+bool readWholeFile(const char *path, std::string &out);
+
+} // namespace zluda::shim
+
+#endif // ZLUDA_RUNTIME_SHIM_SHIM_H

@@ -1,0 +1,407 @@
+// Tests of the runtime shim without a GPU: image reading and key computation
+// over wrappers, containers and plain PTX; HIP's `extra` list; the policy
+// (hit, miss, strict, rejected and partial entries) and handle routing with
+// both backends over a driver library that records its calls
+// (shim/RecorderDriver.cpp, which also plays HIP); the exported library's
+// forwarding and cuGetProcAddress answers.
+#include "FatbinBuilder.h"
+
+#include "runtime-shim/Image.h"
+#include "runtime-shim/RealDriver.h"
+#include "runtime-shim/Shim.h"
+
+#include "compiler/Cache/Cache.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+using namespace zluda;
+using namespace zluda::shim;
+using namespace zluda::fatbin::testing;
+
+namespace {
+
+const std::string kPTX = "// original\n.version 8.0\n.target sm_80\n"
+                         ".address_size 64\n.visible .entry k() { ret; }\n";
+const std::string kOtherPTX =
+    "// other\n.version 8.0\n.target sm_80\n"
+    ".address_size 64\n.visible .entry j() { ret; }\n";
+
+/// A fatbin wrapper as nvcc emits it, pointing at `fatbin`.
+struct Wrapper {
+  uint32_t magic = fatbin::kWrapperMagic;
+  uint32_t version = 1;
+  const void *data;
+  const void *unused = nullptr;
+};
+
+std::string ptxContainer(const std::string &ptx, bool compress) {
+  EntrySpec e;
+  e.payload = ptx;
+  if (compress) {
+    e.stored = lz4(ptx);
+    e.flags |= fatbin::kFlagLZ4;
+    e.uncompressed = ptx.size();
+  }
+  EntrySpec elf;
+  elf.kind = 2;
+  elf.payload = std::string("\x7f"
+                            "ELF",
+                            4) +
+                std::string(60, '\0');
+  return container({entry(elf), entry(e)});
+}
+
+std::string tempDir() {
+  char tmpl[] = "/tmp/zluda-shim-test-XXXXXX";
+  return mkdtemp(tmpl);
+}
+
+void *recorder() {
+  static void *lib = dlopen(ZLUDA_RECORDER_PATH, RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(lib);
+  return lib;
+}
+
+std::string take() {
+  auto fn =
+      reinterpret_cast<const char *(*)()>(dlsym(recorder(), "recorder_take"));
+  return fn();
+}
+
+std::string readAll(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Stores what `zluda-precompile build` would for `ptx`.
+void putEntry(cache::Cache &c, const std::string &ptx,
+              const std::string &target, const std::string &chip,
+              const std::string &object, std::vector<std::string> missing = {},
+              std::string compiler = std::string(cache::compilerVersion())) {
+  cache::Entry e;
+  e.meta.key = cache::moduleKey(ptx, target, chip);
+  e.meta.target = target;
+  e.meta.chip = chip;
+  e.meta.compilerVersion = compiler;
+  e.meta.ptxSha256 = "-";
+  e.meta.kernels = {"k"};
+  e.meta.missingKernels = std::move(missing);
+  e.object = object;
+  std::string error;
+  REQUIRE(c.write(e, error));
+}
+
+struct Fixture {
+  std::string dir = tempDir();
+  cache::Cache store{dir + "/cache"};
+  RealDriver real;
+  Config config;
+  Fixture(const std::string &backend = "cuda") {
+    std::string error;
+    REQUIRE(store.open(error));
+    REQUIRE(real.open(ZLUDA_RECORDER_PATH, error));
+    config.cacheDir = dir + "/cache";
+    config.logPath = dir + "/log";
+    config.backend = backend;
+    take();
+  }
+  std::unique_ptr<Shim> make() {
+    std::string backend = config.backend;
+    return std::make_unique<Shim>(
+        config, real,
+        [backend](RealDriver &r, Registry &reg, std::string &err) {
+          return backend == "hip" ? makeHipBackend(recorder(), reg, err)
+                                  : makeCudaBackend(r, reg);
+        });
+  }
+  std::string log() { return readAll(config.logPath); }
+};
+
+} // namespace
+
+TEST_CASE("images: wrapper, container, compressed, PTX and cubin", "[shim]") {
+  std::string plain = ptxContainer(kPTX, false),
+              packed = ptxContainer(kPTX, true);
+  Wrapper w;
+  w.data = packed.data();
+  std::string key = cache::moduleKey(kPTX, "nvptx", "sm_90");
+  for (const void *image :
+       {static_cast<const void *>(&w), static_cast<const void *>(plain.data()),
+        static_cast<const void *>(kPTX.c_str())}) {
+    ImageInfo info = readImage(image);
+    REQUIRE(info.hasPTX);
+    CHECK(info.ptx == kPTX);
+    // The key the CLI stores for this PTX.
+    CHECK(cache::moduleKey(info.ptx, "nvptx", "sm_90") == key);
+  }
+  CHECK(readImage(&w).kind == ImageKind::wrapper);
+  CHECK(readImage(plain.data()).kind == ImageKind::container);
+  CHECK(readImage(plain.data()).bytes == plain.size());
+  CHECK(readImage(plain.data(), plain.size() - 8).problem ==
+        "fatbin container larger than the image");
+  ImageInfo elf = readImage("\x7f"
+                            "ELF\x02\x01\x01");
+  CHECK(elf.kind == ImageKind::elf);
+  CHECK_FALSE(elf.hasPTX);
+  CHECK_FALSE(readImage("garbage").hasPTX);
+  // A container with only a cubin.
+  EntrySpec cubin;
+  cubin.kind = 2;
+  std::string onlyElf = container({entry(cubin)});
+  CHECK(readImage(onlyElf.data()).problem == "no PTX in the fatbin");
+}
+
+TEST_CASE("HIP's extra list is rebuilt from CUDA's", "[shim]") {
+  char buf[16];
+  size_t size = sizeof buf;
+  void *sizeFirst[] = {(void *)2, &size, (void *)1, buf, (void *)0};
+  std::vector<void *> out;
+  REQUIRE(rebuildExtra(sizeFirst, out));
+  REQUIRE(out.size() == 5);
+  CHECK(out[0] == (void *)1);
+  CHECK(out[1] == buf);
+  CHECK(out[2] == (void *)2);
+  CHECK(out[3] == &size);
+  CHECK(out[4] == (void *)3);
+  void *noSize[] = {(void *)1, buf, (void *)0};
+  CHECK_FALSE(rebuildExtra(noSize, out));
+  void *unknown[] = {(void *)1, buf, (void *)2, &size,
+                     (void *)7, buf, (void *)0};
+  CHECK_FALSE(rebuildExtra(unknown, out));
+}
+
+TEST_CASE("driver search skips the shim's own directory", "[shim]") {
+  CHECK(driverCandidates("/x/libcuda.so.1", "/a", "/own", {"/b"}) ==
+        std::vector<std::string>{"/x/libcuda.so.1"});
+  CHECK(driverCandidates("", "/own:/a::/a", "/own", {"/b", "/a"}) ==
+        std::vector<std::string>{"/a/libcuda.so.1", "/b/libcuda.so.1"});
+}
+
+TEST_CASE("cuda backend: a hit loads the cache's build, a miss the original",
+          "[shim]") {
+  Fixture fx;
+  putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n.version 8.0\n");
+  auto shim = fx.make();
+  std::string packed = ptxContainer(kPTX, true);
+  Wrapper w;
+  w.data = packed.data();
+
+  CUmodule served = nullptr;
+  REQUIRE(shim->cuModuleLoadData(&served, &w) == CUDA_SUCCESS);
+  CHECK(take() == "cuModuleLoadData // cached build\n");
+  CHECK(shim->handles().owns(served));
+
+  // Calls on a served handle are routed to the backend (here: the driver
+  // with the same handle), and the handles they make are recorded.
+  CUfunction f = nullptr;
+  REQUIRE(shim->cuModuleGetFunction(&f, served, "k") == CUDA_SUCCESS);
+  CHECK(shim->handles().owns(f));
+  REQUIRE(shim->cuLaunchKernel_ptsz(f, 2, 1, 1, 64, 1, 1, 0, nullptr, nullptr,
+                                    nullptr) == CUDA_SUCCESS);
+  CHECK(take() == "cuModuleGetFunction module k\n"
+                  "cuLaunchKernel_ptsz function k grid 2 block 64\n");
+
+  // A miss: the original image goes to the driver, its handle is not ours.
+  CUmodule original = nullptr;
+  REQUIRE(shim->cuModuleLoadData(&original, kOtherPTX.c_str()) == CUDA_SUCCESS);
+  CHECK(take() == "cuModuleLoadData // other\n");
+  CHECK_FALSE(shim->handles().owns(original));
+  CUfunction g = nullptr;
+  REQUIRE(shim->cuModuleGetFunction(&g, original, "j") == CUDA_SUCCESS);
+  CHECK_FALSE(shim->handles().owns(g));
+
+  REQUIRE(shim->cuModuleUnload(served) == CUDA_SUCCESS);
+  CHECK_FALSE(shim->handles().owns(served));
+  take();
+
+  // Libraries (what cudart loads) the same way.
+  CUlibrary lib = nullptr;
+  REQUIRE(shim->cuLibraryLoadData(&lib, &w, nullptr, nullptr, 0, nullptr,
+                                  nullptr, 0) == CUDA_SUCCESS);
+  CUkernel k = nullptr;
+  REQUIRE(shim->cuLibraryGetKernel(&k, lib, "k") == CUDA_SUCCESS);
+  CHECK(shim->handles().owns(lib));
+  CHECK(shim->handles().owns(k));
+  CHECK(take() == "cuLibraryLoadData // cached build\n"
+                  "cuLibraryGetKernel library k\n");
+
+  CHECK(shim->stats().images == 3);
+  CHECK(shim->stats().served == 2);
+  CHECK(shim->stats().fallbacks == 1);
+  shim->finish();
+  std::string log = fx.log();
+  CHECK(log.find("cuModuleLoadData fatbin-wrapper ptx-sha256=") !=
+        std::string::npos);
+  CHECK(log.find("nvptx:sm_90 key=") != std::string::npos);
+  CHECK(log.find("hit -> served, 1 kernel(s) k") != std::string::npos);
+  CHECK(log.find("miss -> fallback to the original image") !=
+        std::string::npos);
+  CHECK(log.find("summary: 3 images, 2 served from the cache, 1 fallbacks, "
+                 "0 refused") != std::string::npos);
+}
+
+TEST_CASE("strict mode refuses what the cache cannot serve", "[shim]") {
+  Fixture fx;
+  fx.config.strict = true;
+  auto shim = fx.make();
+  CUmodule m = nullptr;
+  CHECK(shim->cuModuleLoadData(&m, kPTX.c_str()) ==
+        CUDA_ERROR_NO_BINARY_FOR_GPU);
+  CHECK(shim->cuModuleLoadData(&m, "\x7f"
+                                   "ELF\x02\x01\x01") ==
+        CUDA_ERROR_NO_BINARY_FOR_GPU);
+  CHECK(take().empty()); // the driver never saw the images
+  CHECK(shim->stats().refused == 2);
+  CHECK(fx.log().find("miss -> refused (strict)") != std::string::npos);
+  CHECK(fx.log().find("not served: a cubin holds no PTX -> refused") !=
+        std::string::npos);
+}
+
+TEST_CASE("entries that fail verification are never loaded", "[shim]") {
+  Fixture fx;
+  SECTION("corrupt") {
+    putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n");
+    std::string path =
+        fx.store.entryPath(cache::moduleKey(kPTX, "nvptx", "sm_90"));
+    std::string bytes = readAll(path);
+    bytes[bytes.size() / 2] ^= 1;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  SECTION("another compiler") {
+    putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n", {},
+             "zluda-precompile 0.0.1");
+  }
+  SECTION("partial") {
+    putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n",
+             {"uses_mma"});
+  }
+  auto shim = fx.make();
+  CUmodule m = nullptr;
+  REQUIRE(shim->cuModuleLoadData(&m, kPTX.c_str()) == CUDA_SUCCESS);
+  CHECK(take() == "cuModuleLoadData // original\n");
+  CHECK_FALSE(shim->handles().owns(m));
+  CHECK(shim->stats().fallbacks == 1);
+  std::string log = fx.log();
+  CHECK((log.find("rejected:") != std::string::npos ||
+         log.find("partial: 1 kernel(s) not compiled, first uses_mma") !=
+             std::string::npos));
+}
+
+TEST_CASE("hip backend: gcnArchName, handles, launches", "[shim]") {
+  Fixture fx("hip");
+  putEntry(fx.store, kPTX, "amdgpu", "gfx1100", "// code object\n");
+  auto shim = fx.make();
+  CUlibrary lib = nullptr;
+  std::string packed = ptxContainer(kPTX, false);
+  REQUIRE(shim->cuLibraryLoadData(&lib, packed.data(), nullptr, nullptr, 0,
+                                  nullptr, nullptr, 0) == CUDA_SUCCESS);
+  CHECK(fx.log().find("amdgpu:gfx1100 key=") != std::string::npos);
+  CUkernel k = nullptr;
+  REQUIRE(shim->cuLibraryGetKernel(&k, lib, "k") == CUDA_SUCCESS);
+  CUfunction f = nullptr;
+  REQUIRE(shim->cuKernelGetFunction(&f, k) == CUDA_SUCCESS);
+  CHECK(f == reinterpret_cast<CUfunction>(k));
+  CHECK(shim->handles().owns(f));
+  CHECK(take() == "hipModuleLoadData // code object\n"
+                  "hipModuleGetFunction hip-module k\n");
+
+  // CUDA's extra list, any order, becomes HIP's; _ptsz with the NULL stream
+  // is HIP's per-thread stream (2).
+  char args[8] = {};
+  size_t size = sizeof args;
+  void *extra[] = {(void *)2, &size, (void *)1, args, (void *)0};
+  REQUIRE(shim->cuLaunchKernel_ptsz(f, 3, 1, 1, 32, 1, 1, 16, nullptr, nullptr,
+                                    extra) == CUDA_SUCCESS);
+  CHECK(take() == "hipModuleLaunchKernel hip-function k grid 3 block 32 "
+                  "shmem 16 stream 2 extra 1 2 3 size 8\n");
+  void *params[] = {args};
+  REQUIRE(shim->cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params,
+                               nullptr) == CUDA_SUCCESS);
+  CHECK(take() == "hipModuleLaunchKernel hip-function k grid 1 block 1 "
+                  "shmem 0 stream 0 params\n");
+
+  int v = 0;
+  REQUIRE(shim->cuFuncSetAttribute(f, 8, 48 * 1024) == CUDA_SUCCESS);
+  REQUIRE(shim->cuFuncGetAttribute(&v, 8, f) == CUDA_SUCCESS);
+  CHECK(v == 48 * 1024);
+  CHECK(shim->cuFuncSetAttribute(f, 8, 128 * 1024) == CUDA_ERROR_INVALID_VALUE);
+  REQUIRE(shim->cuFuncGetAttribute(&v, 0, f) == CUDA_SUCCESS);
+  CHECK(v == 256);
+  REQUIRE(shim->cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, f, 128, 0) ==
+          CUDA_SUCCESS);
+  CHECK(v == 4);
+  const char *name = nullptr;
+  REQUIRE(shim->cuFuncGetName(&name, f) == CUDA_SUCCESS);
+  CHECK(std::string(name) == "k");
+  take();
+
+  // A handle the backend did not make goes to the driver.
+  CUmodule theirs = nullptr;
+  CUfunction theirFunction = nullptr;
+  REQUIRE(fx.real.cuModuleLoadData(&theirs, kOtherPTX.c_str()) == 0);
+  REQUIRE(fx.real.cuModuleGetFunction(&theirFunction, theirs, "j") == 0);
+  take();
+  int w = 0;
+  REQUIRE(shim->cuFuncGetAttribute(&w, 0, theirFunction) == CUDA_SUCCESS);
+  CHECK(w == 1024);
+  CHECK(take() == "cuFuncGetAttribute 0 function j\n");
+
+  REQUIRE(shim->cuLibraryUnload(lib) == CUDA_SUCCESS);
+  CHECK(take() == "hipModuleUnload hip-module\n");
+  CHECK_FALSE(shim->handles().owns(lib));
+  CHECK_FALSE(shim->handles().owns(f));
+}
+
+TEST_CASE("the exported library forwards and answers cuGetProcAddress",
+          "[shim]") {
+  std::string dir = tempDir();
+  setenv("ZLUDA_SHIM_DRIVER", ZLUDA_RECORDER_PATH, 1);
+  setenv("ZLUDA_SHIM_LOG", (dir + "/log").c_str(), 1);
+  void *shim = dlopen(ZLUDA_SHIM_PATH, RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(shim);
+  unsetenv("ZLUDA_SHIM_DRIVER");
+  unsetenv("ZLUDA_SHIM_LOG");
+  take();
+
+  // A forwarded export reaches the driver unchanged.
+  using MemAlloc = int (*)(uint64_t *, size_t);
+  auto memAlloc = reinterpret_cast<MemAlloc>(dlsym(shim, "cuMemAlloc_v2"));
+  REQUIRE(memAlloc);
+  uint64_t p = 0;
+  CHECK(memAlloc(&p, 256) == 0);
+  CHECK(p == 0x1000);
+  CHECK(take() == "cuMemAlloc_v2 256\n");
+
+  // cuGetProcAddress hands out the shim's served functions, for any flags,
+  // and the driver's own for the rest.
+  using GetProc = int (*)(const char *, void **, int, uint64_t, int *);
+  auto getProc = reinterpret_cast<GetProc>(dlsym(shim, "cuGetProcAddress_v2"));
+  void *fn = nullptr;
+  REQUIRE(getProc("cuModuleLoadData", &fn, 13000, 0, nullptr) == 0);
+  CHECK(fn == dlsym(shim, "cuModuleLoadData"));
+  REQUIRE(getProc("cuLaunchKernel", &fn, 13000, 2, nullptr) == 0);
+  CHECK(fn == dlsym(shim, "cuLaunchKernel_ptsz"));
+  REQUIRE(getProc("cuGetProcAddress", &fn, 13000, 0, nullptr) == 0);
+  CHECK((fn == dlsym(shim, "cuGetProcAddress_v2") ||
+         fn == dlsym(shim, "cuGetProcAddress")));
+  REQUIRE(getProc("cuMemAlloc_v2", &fn, 13000, 0, nullptr) == 0);
+  CHECK(fn == dlsym(recorder(), "cuMemAlloc_v2"));
+
+  // No cache configured: loads are forwarded and logged as misses.
+  using Load = int (*)(void **, const void *);
+  auto load = reinterpret_cast<Load>(dlsym(shim, "cuModuleLoadData"));
+  void *m = nullptr;
+  REQUIRE(load(&m, kPTX.c_str()) == 0);
+  CHECK(take() == "cuModuleLoadData // original\n");
+  CHECK(readAll(dir + "/log").find("miss: no cache -> fallback") !=
+        std::string::npos);
+}
