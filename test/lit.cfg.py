@@ -15,5 +15,7 @@ config.excludes = ["corpus", "cuda", "unit", "verify", "Inputs", "fuzz-regressio
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.zluda_tools_dir, config.llvm_tools_dir]
-tools = ["zluda-opt", "zluda-precompile", "FileCheck", "not", "count", "split-file", "llvm-readelf"]
+tools = ["zluda-opt", "zluda-precompile", "zluda-shim-probe", "FileCheck", "not", "count", "split-file", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# The stand-in driver library of the runtime shim's tests.
+config.substitutions.append(("%recorder_driver", os.path.join(config.zluda_obj_root, "test", "unit", "libzluda-recorder-driver.so")))

@@ -7,6 +7,7 @@
 
 #include "BinaryCommands.h"
 #include "BuildCommand.h"
+#include "RunCommand.h"
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Pipeline/Pipeline.h"
@@ -313,6 +314,30 @@ int main(int argc, char **argv) {
                        "Write payloads as stored (ZSTD frames as .ptx.zst, LZ4 "
                        "blocks as .ptx.lz4block)");
 
+  zluda::driver::RunOptions run;
+  CLI::App *runCmd = app.add_subcommand(
+      "run", "Run an application with the runtime shim serving its kernels "
+             "from a cache: zluda-precompile run --cache DIR -- APP ARGS...");
+  runCmd->add_option("--cache", run.cacheDir, "Cache directory")->required();
+  runCmd->add_flag("--strict", run.strict,
+                   "Fail loads the cache cannot serve "
+                   "(CUDA_ERROR_NO_BINARY_FOR_GPU) instead of falling back");
+  runCmd->add_option("--log", run.logPath,
+                     "Write one line per image loaded and a summary");
+  runCmd
+      ->add_option("--backend", run.backend,
+                   "cuda (NVIDIA driver) or hip (CUDA-on-HIP driver); "
+                   "default: detected")
+      ->check(CLI::IsMember({"cuda", "hip"}));
+  runCmd->add_option("--shim-dir", run.shimDir,
+                     "Directory of the shim's libcuda.so.1 (default: "
+                     "../lib/zluda-shim beside this executable)");
+  runCmd
+      ->add_option("command", run.command,
+                   "The application and its "
+                   "arguments")
+      ->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -330,5 +355,7 @@ int main(int argc, char **argv) {
     return zluda::driver::runCacheList(cacheDir);
   if (*extractCmd)
     return zluda::driver::runExtract(extract);
+  if (*runCmd)
+    return zluda::driver::runWithShim(run, argv[0]);
   return 1;
 }
