@@ -4,6 +4,7 @@
 
 #include "compiler/Cache/Sha256.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -89,10 +90,16 @@ void Shim::finish() {
       return;
     finished = true;
   }
+  char cost[128];
+  double ms = double(counts.nanoseconds) / 1e6,
+         mb = double(counts.imageBytes) / (1 << 20);
+  std::snprintf(cost, sizeof cost,
+                "; shim time %.3f ms for %.3f MB of images (%.3f ms/MB)", ms,
+                mb, mb > 0 ? ms / mb : 0.0);
   log("summary: " + std::to_string(counts.images) + " images, " +
       std::to_string(counts.served) + " served from the cache, " +
       std::to_string(counts.fallbacks) + " fallbacks, " +
-      std::to_string(counts.refused) + " refused");
+      std::to_string(counts.refused) + " refused" + cost);
 }
 
 void Shim::log(const std::string &line) {
@@ -118,6 +125,7 @@ Backend *Shim::getBackend() {
 Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
                             cache::Entry &entry) {
   ++counts.images;
+  counts.imageBytes += image.bytes;
   std::string head = std::string(api) + " " + imageKindName(image.kind);
   auto outcome = [&](const std::string &status) {
     Decision d = config.strict ? Decision::refuse : Decision::fallback;
@@ -170,6 +178,17 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   return Decision::serve;
 }
 
+Shim::Decision Shim::lookup(const char *api, const void *image, size_t size,
+                            cache::Entry &entry) {
+  auto start = std::chrono::steady_clock::now();
+  Decision d = decide(api, readImage(image, size), entry);
+  counts.nanoseconds += uint64_t(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now() - start)
+          .count());
+  return d;
+}
+
 Shim::Decision Shim::afterServe(const char *api, CUresult result) {
   if (result == CUDA_SUCCESS)
     return Decision::serve;
@@ -189,7 +208,7 @@ CUresult Shim::cuModuleLoadData(CUmodule *m, const void *image) {
 
 CUresult Shim::cuModuleLoadFatBinary(CUmodule *m, const void *image) {
   cache::Entry entry;
-  Decision d = decide("cuModuleLoadFatBinary", readImage(image), entry);
+  Decision d = lookup("cuModuleLoadFatBinary", image, 0, entry);
   if (d == Decision::serve)
     d = afterServe("cuModuleLoadFatBinary",
                    backend->loadModule(m, entry.object, entry.meta.kernels));
@@ -205,7 +224,7 @@ CUresult Shim::cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
                                   CUjit_option *opts, void **vals) {
   const char *api = n ? "cuModuleLoadDataEx" : "cuModuleLoadData";
   cache::Entry entry;
-  Decision d = decide(api, readImage(image), entry);
+  Decision d = lookup(api, image, 0, entry);
   if (d == Decision::serve)
     d = afterServe(api,
                    backend->loadModule(m, entry.object, entry.meta.kernels));
@@ -227,7 +246,7 @@ CUresult Shim::cuModuleLoad(CUmodule *m, const char *fname) {
                              : CUDA_ERROR_FILE_NOT_FOUND;
   cache::Entry entry;
   Decision d =
-      decide("cuModuleLoad", readImage(bytes.data(), bytes.size()), entry);
+      lookup("cuModuleLoad", bytes.data(), bytes.size(), entry);
   if (d == Decision::serve)
     d = afterServe("cuModuleLoad",
                    backend->loadModule(m, entry.object, entry.meta.kernels));
@@ -243,7 +262,7 @@ CUresult Shim::cuLibraryLoadData(CUlibrary *l, const void *code,
                                  CUjit_option *jo, void **jv, unsigned nj,
                                  CUlibraryOption *lo, void **lv, unsigned nl) {
   cache::Entry entry;
-  Decision d = decide("cuLibraryLoadData", readImage(code), entry);
+  Decision d = lookup("cuLibraryLoadData", code, 0, entry);
   if (d == Decision::serve)
     d = afterServe("cuLibraryLoadData",
                    backend->loadLibrary(l, entry.object, entry.meta.kernels, jo,
@@ -264,8 +283,8 @@ CUresult Shim::cuLibraryLoadFromFile(CUlibrary *l, const char *fname,
   std::string bytes;
   if (fname && readWholeFile(fname, bytes)) {
     cache::Entry entry;
-    Decision d = decide("cuLibraryLoadFromFile",
-                        readImage(bytes.data(), bytes.size()), entry);
+    Decision d = lookup("cuLibraryLoadFromFile", bytes.data(),
+                        bytes.size(), entry);
     if (d == Decision::serve)
       d = afterServe("cuLibraryLoadFromFile",
                      backend->loadLibrary(l, entry.object, entry.meta.kernels,

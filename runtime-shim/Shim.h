@@ -45,6 +45,10 @@ struct Config {
 /// Counts for the log's summary line.
 struct Stats {
   std::atomic<unsigned> images{0}, served{0}, fallbacks{0}, refused{0};
+  /// The shim's own time on loads (reading the image, selecting and hashing
+  /// the PTX, reading and verifying the entry), without the backend's load,
+  /// and the bytes of the images it read.
+  std::atomic<uint64_t> nanoseconds{0}, imageBytes{0};
 };
 
 class Shim {
@@ -73,6 +77,9 @@ private:
   /// Looks the image up and logs the outcome; on `serve`, `entry` holds the
   /// verified cache entry.
   Decision decide(const char *api, const ImageInfo &image, cache::Entry &entry);
+  /// Reads the image and decides, timing both (Stats::nanoseconds).
+  Decision lookup(const char *api, const void *image, size_t size,
+                  cache::Entry &entry);
   /// After a served load: a backend failure falls back like a miss.
   Decision afterServe(const char *api, CUresult result);
   Backend *getBackend();
