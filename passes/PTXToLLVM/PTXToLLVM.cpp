@@ -1148,8 +1148,16 @@ Value mulHigh(OpBuilder &b, Location loc, Value x, Value y, bool isSigned) {
   return LLVM::TruncOp::create(b, loc, t, sh);
 }
 
+/// Whether an f32 float operation is one of PTX's `.approx` math functions.
+bool isApproxMath(StringRef name, ModifiersAttr mods) {
+  if (name == "sin" || name == "cos" || name == "ex2" || name == "lg2" ||
+      name == "rsqrt")
+    return true;
+  return (name == "sqrt" || name == "div") && hasFlag(mods, Flag::approx);
+}
+
 Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
-                   ConversionPatternRewriter &b, const Lowering &) {
+                   ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op->getLoc();
   StringRef name = op->getName().stripDialect();
   TypeKind kind = *mods.getType();
@@ -1181,7 +1189,12 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     }
   }
   if (isFloat) {
-    if (name == "add")
+    Value fast = t.isF32() && isApproxMath(name, mods)
+                     ? l.target.createApproxMath(b, loc, name, in)
+                     : Value();
+    if (fast)
+      r = fast;
+    else if (name == "add")
       r = LLVM::FAddOp::create(b, loc, in[0], in[1]);
     else if (name == "sub")
       r = LLVM::FSubOp::create(b, loc, in[0], in[1]);

@@ -89,6 +89,15 @@ public:
   virtual void createSleep(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// `exit`: ends the thread, from a kernel or a function.
   virtual void createExit(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// An f32 `.approx` operation (`sin cos ex2 lg2 rsqrt`, `sqrt.approx`,
+  /// `div.approx`) as the target's own fast instruction, on operands already
+  /// flushed when `.ftz`; null to use the generic lowering (accurate library
+  /// or native math, within the PTX ISA's bounds).
+  virtual mlir::Value createApproxMath(mlir::OpBuilder &b, mlir::Location loc,
+                                       llvm::StringRef name,
+                                       mlir::ValueRange operands) const {
+    return {};
+  }
   /// The LLVM sync scope of a PTX memory scope.
   virtual llvm::StringRef getSyncScope(MemScope scope) const = 0;
   /// Marks `func` as a kernel and maps the performance directives.

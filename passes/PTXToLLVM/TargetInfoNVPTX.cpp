@@ -8,6 +8,8 @@
 
 #include "passes/PTXToLLVM/TargetInfo.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -131,6 +133,25 @@ public:
   void createSleep(OpBuilder &b, Location loc) const override {
     Value t = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 100);
     NVVM::NanosleepOp::create(b, loc, t);
+  }
+
+  Value createApproxMath(OpBuilder &b, Location loc, StringRef name,
+                         ValueRange operands) const override {
+    // The instructions themselves (non-.ftz forms: the lowering flushes).
+    StringRef intrinsic = llvm::StringSwitch<StringRef>(name)
+                              .Case("sin", "llvm.nvvm.sin.approx.f")
+                              .Case("cos", "llvm.nvvm.cos.approx.f")
+                              .Case("ex2", "llvm.nvvm.ex2.approx.f32")
+                              .Case("lg2", "llvm.nvvm.lg2.approx.f")
+                              .Case("rsqrt", "llvm.nvvm.rsqrt.approx.f")
+                              .Case("sqrt", "llvm.nvvm.sqrt.approx.f")
+                              .Case("div", "llvm.nvvm.div.approx.f")
+                              .Default("");
+    if (intrinsic.empty())
+      return {};
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr(intrinsic), operands)
+        .getResult(0);
   }
 
   Value createIsSpace(OpBuilder &b, Location loc, StateSpace space,

@@ -348,6 +348,11 @@ SWEEPS = {
     **{f"{o}_{r}_ftz_f32": (f3 if o == "fma" else f1 if o == "sqrt" else f)(f"{o}.{r}.ftz.f32")
        for o in ["add", "mul", "fma", "div", "sqrt"] for r in ["rm", "rp"]},
     "fma_rz_sat_f32": f3("fma.rz.sat.f32"),
+    # .approx math: the NVPTX seam emits the same instructions (bit-exact
+    # here); the AMDGPU lowering's accuracy is documented in lowering.md.
+    **{f"{o}_approx{z.replace('.', '_')}_f32": f1(f"{o}.approx{z}.f32")
+       for o in ["sin", "cos", "ex2", "lg2", "rsqrt", "sqrt"] for z in ["", ".ftz"]},
+    **{f"div_approx{z.replace('.', '_')}_f32": f(f"div.approx{z}.f32") for z in ["", ".ftz"]},
     **{f"{o}_{r}_f64": (F64_IN + f"  {o}.{r}.f64 %fd3, %fd1, %fd2;\n"
                         "  mov.b64 {%r9, %r10}, %fd3;")
        for o in ["add", "sub", "mul"] for r in ["rz", "rm", "rp"]},
