@@ -258,6 +258,7 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "shf",
                                         "set",
                                         "nanosleep",
+                                        "griddepcontrol",
                                         "cp.async",
                                         "cp.async.commit_group",
                                         "cp.async.wait_group",
@@ -347,6 +348,16 @@ bool symbolInitializerFits(GlobalOp op) {
   return isa<SymbolAddrAttr>(init) && fits(init);
 }
 
+/// `griddepcontrol`'s mode: "wait" or "launch_dependents".
+std::optional<StringRef> griddepMode(ModifiersAttr mods) {
+  if (!mods || !mods.getExtras() || mods.getExtras().size() != 1)
+    return std::nullopt;
+  StringRef mode = cast<StringAttr>(mods.getExtras()[0]).getValue();
+  if (mode != "wait" && mode != "launch_dependents")
+    return std::nullopt;
+  return mode;
+}
+
 /// Why the lowering cannot handle `op`, or empty.
 std::string unsupportedReason(Operation *op) {
   StringRef name = op->getName().stripDialect();
@@ -420,6 +431,8 @@ std::string unsupportedReason(Operation *op) {
   bool onlyGl = name == "membar" && mods.getExtras() &&
                 mods.getExtras().size() == 1 &&
                 cast<StringAttr>(mods.getExtras()[0]).getValue() == "gl";
+  if (name == "griddepcontrol")
+    onlyGl = griddepMode(mods).has_value(); // its one extra is its mode
   bool carryOk = name == "add" || name == "sub" || name == "mad" ||
                  name == "addc" || name == "subc" || name == "madc";
   std::optional<RoundingMode> rnd = mods.getRounding();
@@ -2171,6 +2184,14 @@ Results lowerWarpBarrier(OpTy op, ValueRange, ModifiersAttr,
 }
 
 template <typename OpTy>
+Results lowerGriddepcontrol(OpTy op, ValueRange, ModifiersAttr mods,
+                            ConversionPatternRewriter &b, const Lowering &l) {
+  l.target.createGridDependencyControl(b, op.getLoc(),
+                                       *griddepMode(mods) == "wait");
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
 Results lowerNanosleep(OpTy op, ValueRange, ModifiersAttr,
                        ConversionPatternRewriter &b, const Lowering &l) {
   l.target.createSleep(b, op.getLoc());
@@ -2976,6 +2997,8 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<CpAsyncWaitAllOp>(patterns, converter, l,
                             lowerNothing<CpAsyncWaitAllOp>);
   addInst<NanosleepOp>(patterns, converter, l, lowerNanosleep<NanosleepOp>);
+  addInst<GriddepcontrolOp>(patterns, converter, l,
+                            lowerGriddepcontrol<GriddepcontrolOp>);
   addInst<BarWarpSyncOp>(patterns, converter, l,
                          lowerWarpBarrier<BarWarpSyncOp>);
   addInst<BfeOp>(patterns, converter, l, lowerBfe<BfeOp>);

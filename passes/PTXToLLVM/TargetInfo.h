@@ -87,6 +87,11 @@ public:
                                        mlir::Location loc) const = 0;
   /// `nanosleep`: a short pause (PTX allows anything in [0, 2t]).
   virtual void createSleep(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// `griddepcontrol.wait` (`wait`) or `.launch_dependents`: programmatic
+  /// dependent launch.
+  virtual void createGridDependencyControl(mlir::OpBuilder &b,
+                                           mlir::Location loc,
+                                           bool wait) const = 0;
   /// `exit`: ends the thread, from a kernel or a function.
   virtual void createExit(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// An f32 `.approx` operation (`sin cos ex2 lg2 rsqrt`, `sqrt.approx`,

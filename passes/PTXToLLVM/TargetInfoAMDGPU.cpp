@@ -232,6 +232,13 @@ public:
     ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(1)); // ~64 clocks
   }
 
+  void createGridDependencyControl(OpBuilder &, Location, bool) const override {
+    // HIP has no programmatic dependent launch: a kernel starts after the
+    // previous one in its stream has finished and its writes are visible,
+    // so the wait is already satisfied and the early-launch hint has nothing
+    // to release.
+  }
+
   void createExit(OpBuilder &b, Location loc) const override {
     LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.amdgcn.endpgm"),
                                   ValueRange());

@@ -135,6 +135,15 @@ public:
     NVVM::NanosleepOp::create(b, loc, t);
   }
 
+  void createGridDependencyControl(OpBuilder &b, Location loc,
+                                   bool wait) const override {
+    LLVM::CallIntrinsicOp::create(
+        b, loc,
+        b.getStringAttr(wait ? "llvm.nvvm.griddepcontrol.wait"
+                             : "llvm.nvvm.griddepcontrol.launch.dependents"),
+        ValueRange{});
+  }
+
   Value createApproxMath(OpBuilder &b, Location loc, StringRef name,
                          ValueRange operands) const override {
     // The instructions themselves (non-.ftz forms: the lowering flushes).
