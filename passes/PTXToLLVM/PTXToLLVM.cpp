@@ -887,15 +887,10 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
       }
     }
     bool isExtern = op.getLinkage() && *op.getLinkage() == Linkage::extern_;
-    auto linkage = isExtern          ? LLVM::Linkage::External
-                   : op.getLinkage() ? LLVM::Linkage::External
-                                     : LLVM::Linkage::Internal;
     unsigned as = target.getAddressSpace(op.getSpace());
-    if (as == 3 && !isExtern)
-      linkage = LLVM::Linkage::Internal; // LDS cannot be initialized
     auto g = LLVM::GlobalOp::create(
-        rewriter, op.getLoc(), type, op.getSpace() == StateSpace::const_,
-        linkage, op.getSymName(), as == 3 ? Attribute() : init,
+        rewriter, op.getLoc(), type, /*isConstant=*/false, linkageOf(op),
+        op.getSymName(), as == 3 ? Attribute() : init,
         op.getAlignment().value_or(0), as);
     if (!init && as != 3 && !isExtern)
       g.setValueAttr(Attribute()); // zero-initialized below
@@ -914,6 +909,20 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
     rewriter.eraseOp(op);
     return success();
   }
+  /// `.global` and `.const` variables are the host's too: it finds them by
+  /// name (cuModuleGetGlobal, cudaMemcpyToSymbol) and may write them, even
+  /// `.const` ones and those without `.visible`, so they keep their names in
+  /// the code object and are never constant (an internal constant with a
+  /// zero initializer would fold every load to 0). Shared memory and
+  /// module-scope `.local` variables are the module's own.
+  LLVM::Linkage linkageOf(GlobalOp op) const {
+    bool isExtern = op.getLinkage() && *op.getLinkage() == Linkage::extern_;
+    StateSpace space = op.getSpace();
+    if (isExtern || space == StateSpace::global || space == StateSpace::const_)
+      return LLVM::Linkage::External;
+    return LLVM::Linkage::Internal;
+  }
+
   /// A global whose initializer holds symbol addresses: an initializer
   /// region of constant expressions (address, byte offset, ptrtoint, trunc
   /// for 32-bit elements), missing elements zero.
@@ -924,10 +933,9 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
     MLIRContext *ctx = op.getContext();
     auto module = op->getParentOfType<ModuleOp>();
     unsigned as = target.getAddressSpace(op.getSpace());
-    auto g = LLVM::GlobalOp::create(
-        rewriter, loc, type, op.getSpace() == StateSpace::const_,
-        op.getLinkage() ? LLVM::Linkage::External : LLVM::Linkage::Internal,
-        op.getSymName(), Attribute(), op.getAlignment().value_or(0), as);
+    auto g = LLVM::GlobalOp::create(rewriter, loc, type, /*isConstant=*/false,
+                                    linkageOf(op), op.getSymName(), Attribute(),
+                                    op.getAlignment().value_or(0), as);
     Block *b = rewriter.createBlock(&g.getInitializerRegion());
     rewriter.setInsertionPointToStart(b);
     auto element = [&](Attribute a) -> Value {
