@@ -44,6 +44,9 @@ Type semanticType(MLIRContext *ctx, TypeKind kind) {
     return VectorType::get({2}, Float16Type::get(ctx));
   case TypeKind::bf16x2:
     return VectorType::get({2}, BFloat16Type::get(ctx));
+  case TypeKind::u16x2:
+  case TypeKind::s16x2:
+    return VectorType::get({2}, IntegerType::get(ctx, 16));
   case TypeKind::pred:
     return IntegerType::get(ctx, 1);
   default:
@@ -458,6 +461,12 @@ std::string unsupportedReason(Operation *op) {
     if (t == TypeKind::tf32 && name == "cvt" &&
         mods.getRounding() == RoundingMode::rna)
       continue;
+    // Packed 16-bit integers (sm_90): min and max, elementwise.
+    bool packedInt = t == TypeKind::u16x2 || t == TypeKind::s16x2;
+    if (packedInt && (name == "min" || name == "max"))
+      continue;
+    if (packedInt)
+      return text;
     if (packed || t == TypeKind::tf32 || t == TypeKind::e4m3 ||
         t == TypeKind::e5m2 || t == TypeKind::e4m3x2 || t == TypeKind::e5m2x2 ||
         t == TypeKind::b128)
@@ -1185,7 +1194,7 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
   Type t = instType(op, mods);
   Type resT = op->getResult(0).getType();
   bool isFloat = isFloatType(kind);
-  bool isSigned = isSignedIntType(kind);
+  bool isSigned = isSignedIntType(kind) || kind == TypeKind::s16x2;
   bool ftz = hasFlag(mods, Flag::ftz);
   bool sat = hasFlag(mods, Flag::sat);
   std::optional<Mode> mode = mods.getMode();
