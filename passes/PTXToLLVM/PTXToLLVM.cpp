@@ -2425,6 +2425,53 @@ LLVM::AtomicOrdering ordering(std::optional<MemSemantics> sem,
   return dflt;
 }
 
+/// A vector load (`stored` null) or store of `bits` bits with memory-model
+/// ordering `ord`, as one access: an atomic integer access up to 64 bits; a
+/// volatile 128-bit access between fences above (LLVM has no 128-bit atomic
+/// loads on these targets; both emit one 16-byte instruction, aligned as PTX
+/// requires vectors to be). Returns the loaded integer.
+Value vectorAccess(OpBuilder &b, Location loc, const Lowering &l, Value ptr,
+                   unsigned bits, LLVM::AtomicOrdering ord,
+                   std::optional<MemScope> scope, Value stored) {
+  StringRef syncScope = l.target.getSyncScope(scope.value_or(MemScope::gpu));
+  Type wt = b.getIntegerType(bits);
+  unsigned align = bits / 8;
+  if (bits <= 64) {
+    if (stored) {
+      auto st = LLVM::StoreOp::create(b, loc, stored, ptr, align);
+      st.setOrdering(ord);
+      st.setSyncscope(syncScope);
+      return Value();
+    }
+    auto ld = LLVM::LoadOp::create(b, loc, wt, ptr, align);
+    ld.setOrdering(ord);
+    ld.setSyncscope(syncScope);
+    return ld;
+  }
+  using AO = LLVM::AtomicOrdering;
+  bool releases =
+      ord == AO::release || ord == AO::acq_rel || ord == AO::seq_cst;
+  bool acquires =
+      ord == AO::acquire || ord == AO::acq_rel || ord == AO::seq_cst;
+  if (stored ? releases : ord == AO::seq_cst)
+    LLVM::FenceOp::create(b, loc, stored ? AO::release : AO::seq_cst,
+                          syncScope);
+  // As <4 x i32>: a volatile i128 would be split into two 64-bit accesses.
+  Type vt = VectorType::get({static_cast<int64_t>(bits / 32)}, b.getI32Type());
+  Value result;
+  if (stored)
+    LLVM::StoreOp::create(b, loc, LLVM::BitcastOp::create(b, loc, vt, stored),
+                          ptr, align, /*isVolatile=*/true);
+  else
+    result = LLVM::BitcastOp::create(
+        b, loc, wt,
+        LLVM::LoadOp::create(b, loc, vt, ptr, align, /*isVolatile=*/true));
+  if (stored ? ord == AO::seq_cst : acquires)
+    LLVM::FenceOp::create(b, loc, stored ? AO::seq_cst : AO::acquire,
+                          syncScope);
+  return result;
+}
+
 template <typename OpTy>
 Results lowerLd(OpTy op, ValueRange args, ModifiersAttr mods,
                 ConversionPatternRewriter &b, const Lowering &l) {
@@ -2439,6 +2486,26 @@ Results lowerLd(OpTy op, ValueRange args, ModifiersAttr mods,
   bool isVolatile = hasFlag(mods, Flag::volatile_);
   SmallVector<Value> results;
   unsigned bytes = std::max(1u, bitWidth(t) / 8);
+  LLVM::AtomicOrdering ord =
+      ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
+  if (n > 1 && ord != LLVM::AtomicOrdering::not_atomic) {
+    // A vector with memory-model semantics is one access: CUB's look-back
+    // reads a tile's status and value with one ld.relaxed.gpu.v2.u32 and
+    // relies on both coming from the same store (split, the scan tore).
+    unsigned w = bitWidth(t);
+    Value whole = vectorAccess(b, loc, l, ptr, n * w, ord, mods.getScope(),
+                               /*stored=*/Value());
+    Type it = b.getIntegerType(w);
+    for (unsigned i = 0; i < n; ++i) {
+      Value e = LLVM::LShrOp::create(
+          b, loc, whole,
+          constInt(b, loc, whole.getType(), static_cast<int64_t>(i * w)));
+      e = castTo(b, loc, LLVM::TruncOp::create(b, loc, it, e), t);
+      results.push_back(
+          castTo(b, loc, e, op->getResult(i).getType(), isSignedIntType(kind)));
+    }
+    return results;
+  }
   for (unsigned i = 0; i < n; ++i) {
     Value p = ptr;
     if (i)
@@ -2446,8 +2513,6 @@ Results lowerLd(OpTy op, ValueRange args, ModifiersAttr mods,
                               ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
     auto ld = LLVM::LoadOp::create(b, loc, t, p, bytes * (i == 0 ? n : 1),
                                    isVolatile);
-    LLVM::AtomicOrdering ord =
-        ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
     if (ord != LLVM::AtomicOrdering::not_atomic) {
       ld.setOrdering(ord);
       ld.setSyncscope(
@@ -2470,6 +2535,24 @@ Results lowerSt(OpTy op, ValueRange args, ModifiersAttr mods,
   Type t = semanticType(op.getContext(), *mods.getType());
   bool isVolatile = hasFlag(mods, Flag::volatile_);
   unsigned bytes = std::max(1u, bitWidth(t) / 8);
+  LLVM::AtomicOrdering ord =
+      ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
+  unsigned n = args.size() - 1;
+  if (n > 1 && ord != LLVM::AtomicOrdering::not_atomic) {
+    // One access for the whole vector (see lowerLd).
+    unsigned w = bitWidth(t);
+    Type wt = b.getIntegerType(n * w), it = b.getIntegerType(w);
+    Value whole = constInt(b, loc, wt, 0);
+    for (unsigned i = 0; i < n; ++i) {
+      Value e = castTo(b, loc, castTo(b, loc, args[i + 1], t), it);
+      e = LLVM::ZExtOp::create(b, loc, wt, e);
+      e = LLVM::ShlOp::create(
+          b, loc, e, constInt(b, loc, wt, static_cast<int64_t>(i * w)));
+      whole = LLVM::OrOp::create(b, loc, whole, e);
+    }
+    vectorAccess(b, loc, l, ptr, n * w, ord, mods.getScope(), whole);
+    return SmallVector<Value>{};
+  }
   for (unsigned i = 1; i < args.size(); ++i) {
     Value p = ptr;
     if (i > 1)
@@ -2479,8 +2562,6 @@ Results lowerSt(OpTy op, ValueRange args, ModifiersAttr mods,
     auto st = LLVM::StoreOp::create(b, loc, castTo(b, loc, args[i], t), p,
                                     i == 1 ? bytes * (args.size() - 1) : bytes,
                                     isVolatile);
-    LLVM::AtomicOrdering ord =
-        ordering(mods.getSem(), LLVM::AtomicOrdering::not_atomic);
     if (ord != LLVM::AtomicOrdering::not_atomic) {
       st.setOrdering(ord);
       st.setSyncscope(
