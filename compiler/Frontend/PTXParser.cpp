@@ -23,9 +23,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -361,7 +361,9 @@ private:
       sealBlock(b);
   }
   void ensureBlock();
-  void writeVariable(unsigned var, Block *b, Value v) { state(b).defs[var] = v; }
+  void writeVariable(unsigned var, Block *b, Value v) {
+    state(b).defs[var] = v;
+  }
   Value readVariable(unsigned var, Block *b);
   Value readVariableRecursive(unsigned var, Block *b);
   /// For a block with predecessors {a, b} where b's only predecessor is a and
@@ -907,8 +909,8 @@ FailureOr<Attribute> Parser::parseSymbolInit(uint64_t mask) {
     return failure();
   }
   if (!symbols.count(name.text))
-    return error(name, "initializer refers to unknown symbol '" + name.text +
-                           "'");
+    return error(name,
+                 "initializer refers to unknown symbol '" + name.text + "'");
   int64_t offset = 0;
   if (consumeIf(Token::Plus)) {
     if (failed(parseInt(offset, "an offset")))
@@ -936,7 +938,8 @@ FailureOr<llvm::APInt> Parser::numericInitBits(TypeKind type, bool neg,
                          llvm::APFloat::rmNearestTiesToEven);
       return f.bitcastToAPInt();
     }
-    return llvm::APInt(width, value, /*isSigned=*/false, /*implicitTrunc=*/true);
+    return llvm::APInt(width, value, /*isSigned=*/false,
+                       /*implicitTrunc=*/true);
   }
   llvm::APFloat f(0.0);
   if (t.text.starts_with_insensitive("0f")) {
@@ -954,7 +957,8 @@ FailureOr<llvm::APInt> Parser::numericInitBits(TypeKind type, bool neg,
     f.changeSign();
   if (auto ft = dyn_cast<FloatType>(regType)) {
     bool lost;
-    f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
     return f.bitcastToAPInt();
   }
   llvm::APInt bits = f.bitcastToAPInt();
@@ -1002,7 +1006,7 @@ LogicalResult Parser::parseInitElement(TypeKind type, Attribute &out) {
 }
 
 LogicalResult Parser::parseInitializer(TypeKind type, Attribute &out,
-                                      bool outermost) {
+                                       bool outermost) {
   if (!tok.is(Token::LBrace))
     return parseInitElement(type, out);
   if (!outermost) {
@@ -1109,7 +1113,8 @@ LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
     } else if (auto t = symbolizeTypeKind(w)) {
       type = *t;
     } else {
-      return error(at, "unexpected " + describe(at) + " in a variable declaration");
+      return error(at,
+                   "unexpected " + describe(at) + " in a variable declaration");
     }
   }
   if (!type)
@@ -1144,9 +1149,9 @@ LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
       if (managed)
         return error(name, ".managed applies to module-scope variables only");
       attrs.append("name", StringAttr::get(ctx, name.text));
-      Operation *op = LocalVarOp::create(
-          fn->builder, opLoc(name), TypeRange{PtrType::get(ctx, space)},
-          ValueRange(), attrs.getAttrs());
+      Operation *op = LocalVarOp::create(fn->builder, opLoc(name),
+                                         TypeRange{PtrType::get(ctx, space)},
+                                         ValueRange(), attrs.getAttrs());
       fn->declareValue(name.text, op->getResult(0));
     } else {
       if (symbols.count(name.text))
@@ -1289,14 +1294,23 @@ Value FunctionBuilder::readVariableRecursive(unsigned var, Block *b) {
       val = readVariable(var, s.preds.front());
       singlePredVisiting.erase(b);
     }
-  } else if (Block *dom = diamondHead(s, var)) {
-    // The join of `@%p op` where the guarded block does not write `var`.
-    val = readVariable(var, dom);
   } else {
-    BlockArgument arg = b->addArgument(type, builder.getUnknownLoc());
-    phiVar[arg] = var;
-    writeVariable(var, b, arg);
-    val = addPhiOperands(var, arg);
+    // Past a join, a walk may come back to a single-predecessor block it is
+    // already visiting: around a loop, which the phi below (or the one of
+    // the loop's header) ends. Only a cycle of single-predecessor blocks
+    // alone is unreachable, so the joins start a fresh visiting set.
+    llvm::SmallPtrSet<Block *, 8> outer;
+    std::swap(outer, singlePredVisiting);
+    if (Block *dom = diamondHead(s, var)) {
+      // The join of `@%p op` where the guarded block does not write `var`.
+      val = readVariable(var, dom);
+    } else {
+      BlockArgument arg = b->addArgument(type, builder.getUnknownLoc());
+      phiVar[arg] = var;
+      writeVariable(var, b, arg);
+      val = addPhiOperands(var, arg);
+    }
+    std::swap(outer, singlePredVisiting);
   }
   val = resolve(val);
   writeVariable(var, b, val);
@@ -1597,7 +1611,8 @@ LogicalResult FunctionBuilder::parseAddress(ParsedOperand &out) {
     base.tok = p.consume();
     auto v = parseIntText(base.tok.text);
     if (!v)
-      return p.error(base.tok, "address " + base.tok.text + " does not fit in 64 bits");
+      return p.error(base.tok,
+                     "address " + base.tok.text + " does not fit in 64 bits");
     base.intValue = *v;
   } else {
     return p.error(t, "expected an address but found " + Parser::describe(t));
@@ -1691,8 +1706,8 @@ LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
     // Special registers: `%tid.x` arrives as `%tid` `.x`.
     bool declared = lookup(n.text) != nullptr;
     if (!declared && (n.text.starts_with("%") || n.text == "WARP_SZ")) {
-      std::string name = n.text.starts_with("%") ? n.text.drop_front().str()
-                                                 : n.text.str();
+      std::string name =
+          n.text.starts_with("%") ? n.text.drop_front().str() : n.text.str();
       const Token &next = p.peek();
       if (next.is(Token::DotWord) && next.text.size() == 2 &&
           StringRef("xyz").contains(next.text[1]) &&
@@ -1788,9 +1803,8 @@ FailureOr<Value> FunctionBuilder::makeConstant(const ParsedOperand &op,
       llvm::APInt bits = f.bitcastToAPInt();
       unsigned w = type.getIntOrFloatBitWidth();
       if (op.floatWidth == 0 || bits.getBitWidth() != w)
-        return p.error(op.tok, "float literal " + op.tok.text +
-                                   " used as a " + Twine(w) +
-                                   "-bit integer operand");
+        return p.error(op.tok, "float literal " + op.tok.text + " used as a " +
+                                   Twine(w) + "-bit integer operand");
       attr = IntegerAttr::get(type, bits);
     }
   }
@@ -1810,8 +1824,8 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
       return p.error(op.tok, "'!' applies to predicates only");
     ModifierBuilder mb;
     mb.types.push_back(TypeKind::pred);
-    return NotOp::create(builder, here(op.tok),
-                         TypeRange{v->getType()}, ValueRange{*v},
+    return NotOp::create(builder, here(op.tok), TypeRange{v->getType()},
+                         ValueRange{*v},
                          {builder.getNamedAttr("mods", mb.get(p.ctx))})
         ->getResult(0);
   }
@@ -1827,8 +1841,8 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
       w = 64;
     else if (kind == SReg::is_explicit_cluster)
       w = 1;
-    return SRegOp::create(builder, here(op.tok),
-                          builder.getIntegerType(w), op.sreg)
+    return SRegOp::create(builder, here(op.tok), builder.getIntegerType(w),
+                          op.sreg)
         .getResult();
   }
   case ParsedOperand::Addr: {
@@ -1933,9 +1947,10 @@ LogicalResult FunctionBuilder::writeDest(const ParsedOperand &op, Value v) {
   return success();
 }
 
-LogicalResult FunctionBuilder::emitInstruction(
-    const Token &opTok, StringRef mnemonic, const InstSpec &spec,
-    ModifiersAttr mods, MutableArrayRef<ParsedOperand> operands) {
+LogicalResult
+FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
+                                 const InstSpec &spec, ModifiersAttr mods,
+                                 MutableArrayRef<ParsedOperand> operands) {
   SmallVector<const ParsedOperand *> dests;
   size_t firstSrc = 0;
   if (spec.hasDest()) {
@@ -1949,9 +1964,10 @@ LogicalResult FunctionBuilder::emitInstruction(
       dests.push_back(&d);
     firstSrc = 1;
   }
-  Type fallback = mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
-                      ? Type(builder.getIntegerType(32))
-                      : getRegisterType(p.ctx, mods.getTypes()[0]);
+  Type fallback =
+      mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
+          ? Type(builder.getIntegerType(32))
+          : getRegisterType(p.ctx, mods.getTypes()[0]);
   SmallVector<Type> resultTypes;
   for (const ParsedOperand *d : dests) {
     auto t = destType(*d, fallback);
@@ -2024,7 +2040,8 @@ LogicalResult FunctionBuilder::emitInstruction(
   bool isVideo = mnemonic.starts_with("v") && mnemonic != "vote";
   if (anySelector && !isVideo)
     return p.error(opTok, "operand selectors are only valid on video "
-                          "instructions, not '" + mnemonic + "'");
+                          "instructions, not '" +
+                              mnemonic + "'");
 
   // A phi read for an early operand may have been found trivial while later
   // operands were read.
@@ -2032,10 +2049,10 @@ LogicalResult FunctionBuilder::emitInstruction(
     a = resolve(a);
   auto nameIt = p.opNames.find(&spec);
   if (nameIt == p.opNames.end())
-    nameIt = p.opNames
-                 .try_emplace(&spec, OperationName(("ptx." + mnemonic).str(),
-                                                   p.ctx))
-                 .first;
+    nameIt =
+        p.opNames
+            .try_emplace(&spec, OperationName(("ptx." + mnemonic).str(), p.ctx))
+            .first;
   OperationState st(here(opTok), nameIt->second);
   if (anySelector)
     st.addAttribute("selectors", ArrayAttr::get(p.ctx, selectors));
@@ -2085,7 +2102,8 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
       StringRef dot = dots[k - 1].text;
       size_t colons = dot.find("::");
       if (colons != StringRef::npos) {
-        if (const InstSpec *s = lookupInstSpec(p.ctx, name + dot.take_front(colons).str())) {
+        if (const InstSpec *s =
+                lookupInstSpec(p.ctx, name + dot.take_front(colons).str())) {
           spec = s;
           best = name + dot.take_front(colons).str();
           used = k;
@@ -2125,13 +2143,13 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
   if (failed(guard))
     return failure();
   if (!guard->getType().isInteger(1))
-    return p.error(*guardTok, "guard '" + guardTok->text +
-                                  "' is not a predicate");
+    return p.error(*guardTok,
+                   "guard '" + guardTok->text + "' is not a predicate");
   if (best == "bra")
-    return parseBranch(opTok, llvm::any_of(modToks, [](const Token &t) {
-                         return t.isDot("uni");
-                       }),
-                       *guard, guardNegated);
+    return parseBranch(
+        opTok,
+        llvm::any_of(modToks, [](const Token &t) { return t.isDot("uni"); }),
+        *guard, guardNegated);
 
   // `@%p op`: cur -> (exec | cont); exec -> cont.
   Block *pre = cur;
@@ -2171,8 +2189,8 @@ LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
   if (!spec) {
     for (const Token &m : modToks) {
       if (!m.isDot("uni"))
-        return p.error(m, "unknown modifier '" + m.text + "' for '" +
-                              mnemonic + "'");
+        return p.error(m, "unknown modifier '" + m.text + "' for '" + mnemonic +
+                              "'");
       uni = true;
     }
     if (mnemonic == "bra")
@@ -2183,7 +2201,8 @@ LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
     t.loc = p.opLoc(opTok);
     t.uni = uni;
     if (mnemonic == "ret" || mnemonic == "exit") {
-      t.kind = mnemonic == "ret" ? TerminatorIntent::Ret : TerminatorIntent::Exit;
+      t.kind =
+          mnemonic == "ret" ? TerminatorIntent::Ret : TerminatorIntent::Exit;
       if (mnemonic == "ret")
         for (unsigned var : returnVars)
           t.values.push_back(readVariable(var, cur));
@@ -2198,8 +2217,8 @@ LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
       return failure();
     auto it = branchTargets.find(listTok.text);
     if (it == branchTargets.end())
-      return p.error(listTok, "'" + listTok.text +
-                                  "' is not a .branchtargets list");
+      return p.error(listTok,
+                     "'" + listTok.text + "' is not a .branchtargets list");
     auto idxVal = materialize(idx, builder.getI32Type());
     if (failed(idxVal))
       return failure();
@@ -2330,8 +2349,8 @@ LogicalResult FunctionBuilder::parseCall(const Token &opTok, bool uni) {
                              ".calltargets label");
   } else {
     if (!p.functions.count(target.text))
-      return p.error(target, "call to undeclared function '" + target.text +
-                                 "'");
+      return p.error(target,
+                     "call to undeclared function '" + target.text + "'");
     attrs.append("callee", FlatSymbolRefAttr::get(p.ctx, target.text));
   }
   if (protoTok) {
@@ -2375,12 +2394,12 @@ LogicalResult FunctionBuilder::parseCall(const Token &opTok, bool uni) {
   }
   for (Value &v : operands)
     v = resolve(v);
-  attrs.append("operandSegmentSizes",
-               DenseI32ArrayAttr::get(
-                   p.ctx, {targetCount, retCount,
-                           static_cast<int32_t>(args.size())}));
-  Operation *call = CallOp::create(builder, here(opTok), resultTypes,
-                                   operands, attrs.getAttrs());
+  attrs.append(
+      "operandSegmentSizes",
+      DenseI32ArrayAttr::get(
+          p.ctx, {targetCount, retCount, static_cast<int32_t>(args.size())}));
+  Operation *call = CallOp::create(builder, here(opTok), resultTypes, operands,
+                                   attrs.getAttrs());
   for (auto [var, res] : llvm::zip(resultVars, call->getResults()))
     writeVariable(var, cur, res);
   return success();
