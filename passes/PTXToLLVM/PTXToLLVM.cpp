@@ -2194,9 +2194,12 @@ Results lowerNothing(OpTy, ValueRange, ModifiersAttr,
 }
 
 template <typename OpTy>
-Results lowerWarpBarrier(OpTy op, ValueRange, ModifiersAttr,
+Results lowerWarpBarrier(OpTy op, ValueRange args, ModifiersAttr,
                          ConversionPatternRewriter &b, const Lowering &l) {
-  l.target.createWarpBarrier(b, op.getLoc());
+  Value mask = args.empty()
+                   ? Value(constInt(b, op.getLoc(), b.getI32Type(), -1))
+                   : castTo(b, op.getLoc(), args[0], b.getI32Type());
+  l.target.createWarpBarrier(b, op.getLoc(), mask);
   return SmallVector<Value>{};
 }
 

@@ -64,9 +64,10 @@ public:
                                 llvm::StringRef callee, mlir::ValueRange args,
                                 mlir::Value &result) const = 0;
   virtual void createBarrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
-  /// `bar.warp.sync`: the warp's lanes converge, with warp-scope ordering.
-  virtual void createWarpBarrier(mlir::OpBuilder &b,
-                                 mlir::Location loc) const = 0;
+  /// `bar.warp.sync membermask`: the lanes of `memberMask` (i32) converge,
+  /// with warp-scope ordering.
+  virtual void createWarpBarrier(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value memberMask) const = 0;
   /// Reads `value` (32 bits) from lane `srcLane` of the warp; the lanes of
   /// `memberMask` take part.
   virtual mlir::Value createShuffle(mlir::OpBuilder &b, mlir::Location loc,

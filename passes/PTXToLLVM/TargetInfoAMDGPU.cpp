@@ -180,9 +180,10 @@ public:
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "workgroup");
   }
 
-  void createWarpBarrier(OpBuilder &b, Location loc) const override {
-    // A wave32 wave is the warp: order its memory accesses and keep the
-    // compiler from moving them across.
+  void createWarpBarrier(OpBuilder &b, Location loc, Value) const override {
+    // A wave32 wave is the warp and its lanes run in lockstep, whichever of
+    // them are named: order their memory accesses and keep the compiler
+    // from moving them across.
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "wavefront");
     LLVM::CallIntrinsicOp::create(
         b, loc, b.getStringAttr("llvm.amdgcn.wave.barrier"), ValueRange());

@@ -99,10 +99,12 @@ public:
     NVVM::Barrier0Op::create(b, loc);
   }
 
-  void createWarpBarrier(OpBuilder &b, Location loc) const override {
-    Value all = LLVM::ConstantOp::create(b, loc, b.getI32Type(), -1);
-    LLVM::CallIntrinsicOp::create(
-        b, loc, b.getStringAttr("llvm.nvvm.bar.warp.sync"), ValueRange{all});
+  void createWarpBarrier(OpBuilder &b, Location loc,
+                         Value memberMask) const override {
+    // The named lanes only: a full mask from divergent code never completes.
+    LLVM::CallIntrinsicOp::create(b, loc,
+                                  b.getStringAttr("llvm.nvvm.bar.warp.sync"),
+                                  ValueRange{memberMask});
   }
 
   Value createShuffle(OpBuilder &b, Location loc, Value value, Value srcLane,
