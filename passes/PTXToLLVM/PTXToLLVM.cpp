@@ -1222,14 +1222,21 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     Value fast = t.isF32() && isApproxMath(name, mods)
                      ? l.target.createApproxMath(b, loc, name, in)
                      : Value();
+    // add/sub/mul without a rounding modifier may be fused into an fma
+    // (the PTX ISA leaves that to the code generator, and ptxas does it);
+    // with `.rn` they are rounded separately.
+    auto contract = LLVM::FastmathFlagsAttr::get(
+        b.getContext(), mods.getRounding() || sat || ftz
+                            ? LLVM::FastmathFlags::none
+                            : LLVM::FastmathFlags::contract);
     if (fast)
       r = fast;
     else if (name == "add")
-      r = LLVM::FAddOp::create(b, loc, in[0], in[1]);
+      r = LLVM::FAddOp::create(b, loc, in[0], in[1], contract);
     else if (name == "sub")
-      r = LLVM::FSubOp::create(b, loc, in[0], in[1]);
+      r = LLVM::FSubOp::create(b, loc, in[0], in[1], contract);
     else if (name == "mul")
-      r = LLVM::FMulOp::create(b, loc, in[0], in[1]);
+      r = LLVM::FMulOp::create(b, loc, in[0], in[1], contract);
     else if (name == "div")
       r = LLVM::FDivOp::create(b, loc, in[0], in[1]);
     else if (name == "fma" || name == "mad")
