@@ -3,7 +3,8 @@
 # (git-excluded, carried): the project's CUDA test programs built with nvcc
 # for sm_90 (machine code + PTX), a driver-API program, optional extra
 # programs (OSS_BIN: a directory of prebuilt self-checking programs, with an
-# optional programs.txt of "name args..." lines), the shim library, and a
+# optional programs.txt of "name args..." lines; each program runs in its own
+# directory), the shim library, and a
 # cache filled by `zluda-precompile build --target nvptx --arch sm_90` from
 # exactly those binaries. test/shim/run-on-device.sh runs them there.
 #
@@ -51,8 +52,8 @@ cp examples/saxpy/saxpy.ptx .shim/saxpy.ptx
 for name in $(printf '%s\n' "${!FLAGS[@]}" | sort) rdc tiled_matmul_shared_cudart; do
   echo "$name bin/$name" >> .shim/programs.txt
 done
-echo "driver_api_ptx bin/driver_api saxpy.ptx" >> .shim/programs.txt
-echo "driver_api_fatbin bin/driver_api saxpy.fatbin" >> .shim/programs.txt
+echo "driver_api_ptx bin/driver_api ../saxpy.ptx" >> .shim/programs.txt
+echo "driver_api_fatbin bin/driver_api ../saxpy.fatbin" >> .shim/programs.txt
 
 inputs=("$BIN" .shim/saxpy.ptx .shim/saxpy.fatbin)
 if [[ -n "${OSS_BIN:-}" ]]; then
