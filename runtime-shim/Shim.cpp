@@ -182,10 +182,10 @@ Shim::Decision Shim::lookup(const char *api, const void *image, size_t size,
                             cache::Entry &entry) {
   auto start = std::chrono::steady_clock::now();
   Decision d = decide(api, readImage(image, size), entry);
-  counts.nanoseconds += uint64_t(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now() - start)
-          .count());
+  counts.nanoseconds +=
+      uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   std::chrono::steady_clock::now() - start)
+                   .count());
   return d;
 }
 
@@ -202,101 +202,103 @@ Shim::Decision Shim::afterServe(const char *api, CUresult result) {
 
 // Loads: serve, fall back to the real driver's own call, or refuse.
 
+template <typename Serve, typename Fallback>
+CUresult Shim::load(const char *api, const void *image, size_t size,
+                    Serve serve, Fallback fallback) {
+  cache::Entry entry;
+  Decision d = lookup(api, image, size, entry);
+  if (d == Decision::serve)
+    d = afterServe(api, serve(entry));
+  if (d == Decision::serve)
+    return CUDA_SUCCESS;
+  if (d == Decision::refuse)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  return fallback();
+}
+
 CUresult Shim::cuModuleLoadData(CUmodule *m, const void *image) {
   return cuModuleLoadDataEx(m, image, 0, nullptr, nullptr);
 }
 
 CUresult Shim::cuModuleLoadFatBinary(CUmodule *m, const void *image) {
-  cache::Entry entry;
-  Decision d = lookup("cuModuleLoadFatBinary", image, 0, entry);
-  if (d == Decision::serve)
-    d = afterServe("cuModuleLoadFatBinary",
-                   backend->loadModule(m, entry.object, entry.meta.kernels));
-  if (d == Decision::serve)
-    return CUDA_SUCCESS;
-  if (d == Decision::refuse)
-    return CUDA_ERROR_NO_BINARY_FOR_GPU;
-  return real.cuModuleLoadFatBinary ? real.cuModuleLoadFatBinary(m, image)
-                                    : CUDA_ERROR_NOT_SUPPORTED;
+  return load(
+      "cuModuleLoadFatBinary", image, 0,
+      [&](cache::Entry &e) {
+        return backend->loadModule(m, e.object, e.meta.kernels);
+      },
+      [&] {
+        return real.cuModuleLoadFatBinary ? real.cuModuleLoadFatBinary(m, image)
+                                          : CUDA_ERROR_NOT_SUPPORTED;
+      });
 }
 
 CUresult Shim::cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
                                   CUjit_option *opts, void **vals) {
-  const char *api = n ? "cuModuleLoadDataEx" : "cuModuleLoadData";
-  cache::Entry entry;
-  Decision d = lookup(api, image, 0, entry);
-  if (d == Decision::serve)
-    d = afterServe(api,
-                   backend->loadModule(m, entry.object, entry.meta.kernels));
-  if (d == Decision::serve)
-    return CUDA_SUCCESS;
-  if (d == Decision::refuse)
-    return CUDA_ERROR_NO_BINARY_FOR_GPU;
-  if (n == 0 && real.cuModuleLoadData)
-    return real.cuModuleLoadData(m, image);
-  return real.cuModuleLoadDataEx
-             ? real.cuModuleLoadDataEx(m, image, n, opts, vals)
-             : CUDA_ERROR_NOT_SUPPORTED;
+  return load(
+      n ? "cuModuleLoadDataEx" : "cuModuleLoadData", image, 0,
+      [&](cache::Entry &e) {
+        return backend->loadModule(m, e.object, e.meta.kernels);
+      },
+      [&] {
+        if (n == 0 && real.cuModuleLoadData)
+          return real.cuModuleLoadData(m, image);
+        return real.cuModuleLoadDataEx
+                   ? real.cuModuleLoadDataEx(m, image, n, opts, vals)
+                   : CUDA_ERROR_NOT_SUPPORTED;
+      });
 }
 
 CUresult Shim::cuModuleLoad(CUmodule *m, const char *fname) {
-  std::string bytes;
-  if (!fname || !readWholeFile(fname, bytes))
+  auto original = [&] {
     return real.cuModuleLoad ? real.cuModuleLoad(m, fname)
                              : CUDA_ERROR_FILE_NOT_FOUND;
-  cache::Entry entry;
-  Decision d =
-      lookup("cuModuleLoad", bytes.data(), bytes.size(), entry);
-  if (d == Decision::serve)
-    d = afterServe("cuModuleLoad",
-                   backend->loadModule(m, entry.object, entry.meta.kernels));
-  if (d == Decision::serve)
-    return CUDA_SUCCESS;
-  if (d == Decision::refuse)
-    return CUDA_ERROR_NO_BINARY_FOR_GPU;
-  return real.cuModuleLoad ? real.cuModuleLoad(m, fname)
-                           : CUDA_ERROR_NOT_SUPPORTED;
+  };
+  std::string bytes;
+  if (!fname || !readWholeFile(fname, bytes))
+    return original();
+  return load(
+      "cuModuleLoad", bytes.data(), bytes.size(),
+      [&](cache::Entry &e) {
+        return backend->loadModule(m, e.object, e.meta.kernels);
+      },
+      original);
 }
 
 CUresult Shim::cuLibraryLoadData(CUlibrary *l, const void *code,
                                  CUjit_option *jo, void **jv, unsigned nj,
                                  CUlibraryOption *lo, void **lv, unsigned nl) {
-  cache::Entry entry;
-  Decision d = lookup("cuLibraryLoadData", code, 0, entry);
-  if (d == Decision::serve)
-    d = afterServe("cuLibraryLoadData",
-                   backend->loadLibrary(l, entry.object, entry.meta.kernels, jo,
-                                        jv, nj, lo, lv, nl));
-  if (d == Decision::serve)
-    return CUDA_SUCCESS;
-  if (d == Decision::refuse)
-    return CUDA_ERROR_NO_BINARY_FOR_GPU;
-  return real.cuLibraryLoadData
-             ? real.cuLibraryLoadData(l, code, jo, jv, nj, lo, lv, nl)
-             : CUDA_ERROR_NOT_SUPPORTED;
+  return load(
+      "cuLibraryLoadData", code, 0,
+      [&](cache::Entry &e) {
+        return backend->loadLibrary(l, e.object, e.meta.kernels, jo, jv, nj, lo,
+                                    lv, nl);
+      },
+      [&] {
+        return real.cuLibraryLoadData
+                   ? real.cuLibraryLoadData(l, code, jo, jv, nj, lo, lv, nl)
+                   : CUDA_ERROR_NOT_SUPPORTED;
+      });
 }
 
 CUresult Shim::cuLibraryLoadFromFile(CUlibrary *l, const char *fname,
                                      CUjit_option *jo, void **jv, unsigned nj,
                                      CUlibraryOption *lo, void **lv,
                                      unsigned nl) {
+  auto original = [&] {
+    return real.cuLibraryLoadFromFile
+               ? real.cuLibraryLoadFromFile(l, fname, jo, jv, nj, lo, lv, nl)
+               : CUDA_ERROR_FILE_NOT_FOUND;
+  };
   std::string bytes;
-  if (fname && readWholeFile(fname, bytes)) {
-    cache::Entry entry;
-    Decision d = lookup("cuLibraryLoadFromFile", bytes.data(),
-                        bytes.size(), entry);
-    if (d == Decision::serve)
-      d = afterServe("cuLibraryLoadFromFile",
-                     backend->loadLibrary(l, entry.object, entry.meta.kernels,
-                                          jo, jv, nj, lo, lv, nl));
-    if (d == Decision::serve)
-      return CUDA_SUCCESS;
-    if (d == Decision::refuse)
-      return CUDA_ERROR_NO_BINARY_FOR_GPU;
-  }
-  return real.cuLibraryLoadFromFile
-             ? real.cuLibraryLoadFromFile(l, fname, jo, jv, nj, lo, lv, nl)
-             : CUDA_ERROR_NOT_SUPPORTED;
+  if (!fname || !readWholeFile(fname, bytes))
+    return original();
+  return load(
+      "cuLibraryLoadFromFile", bytes.data(), bytes.size(),
+      [&](cache::Entry &e) {
+        return backend->loadLibrary(l, e.object, e.meta.kernels, jo, jv, nj, lo,
+                                    lv, nl);
+      },
+      original);
 }
 
 // Routed calls: the backend for handles it made, the real driver otherwise.

@@ -80,6 +80,11 @@ private:
   /// Reads the image and decides, timing both (Stats::nanoseconds).
   Decision lookup(const char *api, const void *image, size_t size,
                   cache::Entry &entry);
+  /// One load call: `serve(entry)` loads a verified entry with the backend,
+  /// `fallback()` makes the application's own call to the real driver.
+  template <typename Serve, typename Fallback>
+  CUresult load(const char *api, const void *image, size_t size, Serve serve,
+                Fallback fallback);
   /// After a served load: a backend failure falls back like a miss.
   Decision afterServe(const char *api, CUresult result);
   Backend *getBackend();
