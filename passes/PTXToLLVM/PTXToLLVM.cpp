@@ -168,11 +168,45 @@ Value createStackSlot(OpBuilder &b, Location loc, const TargetInfo &target,
   return slot;
 }
 
+/// A `.param` parameter crosses a call as a value (the PTX ABI's: nvcc's
+/// code declares call-site `.param` storage, but the callee's storage is its
+/// own): scalars as integers of their width, arrays and vectors as bytes.
+Type paramValueType(MLIRContext *ctx, ParamAttr d) {
+  uint64_t bits = getTypeBitWidth(d.getType());
+  if (d.getDims().empty() && !d.getVec() && bits >= 8)
+    return IntegerType::get(ctx, bits);
+  uint64_t size = std::max<uint64_t>(bits / 8, 1);
+  for (int64_t dim : d.getDims())
+    size *= std::max<int64_t>(dim, 1);
+  if (d.getVec())
+    size *= d.getVec();
+  return LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), size);
+}
+
+unsigned paramAlign(ParamAttr d) {
+  uint64_t bits = getTypeBitWidth(d.getType());
+  uint64_t align =
+      d.getAlign() ? d.getAlign() : std::max<uint64_t>(bits / 8, 1);
+  return std::min<uint64_t>(llvm::PowerOf2Ceil(align), 16);
+}
+
+/// A function's results in declaration order: `.reg` returns come from the
+/// `ret`'s operands, `.param` returns from their stack slot.
+struct ReturnPart {
+  Value slot; ///< null for a `.reg` return
+  Type type;
+};
+
 struct Lowering {
   const TargetInfo &target;
   const TypeConverter &converter;
   /// Each function's CC.CF register, made on first use.
   mutable llvm::DenseMap<Operation *, Value> carrySlots;
+  /// Each lowered function's results (see ReturnPart).
+  mutable llvm::DenseMap<Operation *, SmallVector<ReturnPart>> returnParts;
+  /// Each function's declared returns and parameters, by name, recorded when
+  /// it is lowered (calls may be converted before or after their callee).
+  mutable llvm::StringMap<std::pair<SmallVector<ParamAttr>, size_t>> signatures;
 
   /// The CC.CF register (i32, 0 or 1) of the function holding `op`: a stack
   /// slot at the function's entry, zeroed there, which SROA turns into SSA
@@ -532,9 +566,8 @@ std::string unsupportedReason(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 template <typename FnOp> struct FunctionLowering : OpConversionPattern<FnOp> {
-  FunctionLowering(const TypeConverter &tc, MLIRContext *ctx,
-                   const TargetInfo &target)
-      : OpConversionPattern<FnOp>(tc, ctx), target(target) {}
+  FunctionLowering(const TypeConverter &tc, MLIRContext *ctx, const Lowering &l)
+      : OpConversionPattern<FnOp>(tc, ctx), target(l.target), lowering(l) {}
 
   LogicalResult
   matchAndRewrite(FnOp op, typename FnOp::Adaptor adaptor,
@@ -542,6 +575,9 @@ template <typename FnOp> struct FunctionLowering : OpConversionPattern<FnOp> {
     MLIRContext *ctx = op.getContext();
     bool isKernel = std::is_same_v<FnOp, EntryOp>;
     SmallVector<ParamAttr> decls = getDeclaredParams(op);
+    size_t numReturns = op.getReturns() ? op.getReturns()->size() : 0;
+    if (!isKernel)
+      lowering.signatures[op.getSymName()] = {decls, numReturns};
     // The CUDA runtime's device functions keep their C signatures (the
     // driver links them on NVPTX).
     if (const RuntimeFunction *rt = findRuntimeFunction(op.getSymName());
@@ -555,37 +591,49 @@ template <typename FnOp> struct FunctionLowering : OpConversionPattern<FnOp> {
     // Kernel parameters are pointers to the parameter bytes, as the target
     // passes them (AMDGPU: byref into the kernarg segment; NVPTX: byval),
     // laid out as CUDA declares them (each at its alignment, arrays as
-    // bytes); function parameters in .param space are pointers to the
-    // caller's storage.
+    // bytes). A function's `.param` parameters and returns are values
+    // (paramValueType), each kept in a stack slot of the function's own that
+    // its body reads and writes, as the PTX ABI has them; passing pointers
+    // into the caller's frame instead broke recursive functions on NVIDIA.
     // The block arguments of `.reg` return parameters are the registers'
     // values before the body writes them: undefined, not LLVM arguments.
-    auto flat = LLVM::LLVMPointerType::get(ctx, 0);
     SmallVector<Type> argTypes, resultTypes;
     TypeConverter::SignatureConversion sig(decls.size());
-    size_t numReturns = op.getReturns() ? op.getReturns()->size() : 0;
     SmallVector<unsigned> undefInputs;
+    SmallVector<std::pair<unsigned, ParamAttr>> slotInputs; // remapped to slots
+    SmallVector<std::pair<unsigned, unsigned>> storedArgs;  // new arg -> input
+    SmallVector<ReturnPart> returns;
     for (auto [i, d] : llvm::enumerate(decls)) {
-      if (i < numReturns && d.getSpace() == StateSpace::reg) {
+      bool isReturn = i < numReturns;
+      if (isReturn && d.getSpace() == StateSpace::reg) {
         undefInputs.push_back(i);
+        Type t = getRegisterType(ctx, d.getType());
+        resultTypes.push_back(t);
+        returns.push_back({Value(), t});
         continue;
       }
-      if (d.getSpace() == StateSpace::param) {
-        Type t = isKernel ? LLVM::LLVMPointerType::get(
-                                ctx, target.kernelParamAddressSpace())
-                          : Type(flat);
+      if (d.getSpace() == StateSpace::param && isKernel) {
+        Type t =
+            LLVM::LLVMPointerType::get(ctx, target.kernelParamAddressSpace());
         sig.addInputs(i, t);
         argTypes.push_back(t);
+      } else if (d.getSpace() == StateSpace::param) {
+        Type t = paramValueType(ctx, d);
+        slotInputs.push_back({unsigned(i), d});
+        if (isReturn) {
+          resultTypes.push_back(t);
+          returns.push_back({Value(), t}); // slot filled in below
+        } else {
+          storedArgs.push_back({unsigned(argTypes.size()), unsigned(i)});
+          sig.addInputs(t);
+          argTypes.push_back(t);
+        }
       } else {
         Type t = getRegisterType(ctx, d.getType());
         sig.addInputs(i, t);
         argTypes.push_back(t);
       }
     }
-    if (auto rets = op.getReturns())
-      for (Attribute a : *rets)
-        if (cast<ParamAttr>(a).getSpace() == StateSpace::reg)
-          resultTypes.push_back(
-              getRegisterType(ctx, cast<ParamAttr>(a).getType()));
     Type resultType = resultTypes.empty() ? Type(LLVM::LLVMVoidType::get(ctx))
                       : resultTypes.size() == 1
                           ? resultTypes.front()
@@ -629,28 +677,70 @@ template <typename FnOp> struct FunctionLowering : OpConversionPattern<FnOp> {
         sig.remapInput(i,
                        {LLVM::UndefOp::create(rewriter, op.getLoc(),
                                               entry.getArgument(i).getType())});
+      llvm::DenseMap<unsigned, Value> slots;
+      for (auto [i, d] : slotInputs) {
+        Value one = LLVM::ConstantOp::create(rewriter, op.getLoc(),
+                                             rewriter.getI32Type(), 1);
+        Value slot =
+            createStackSlot(rewriter, op.getLoc(), target,
+                            paramValueType(ctx, d), one, paramAlign(d));
+        // The body addresses .param storage generically.
+        slot = castTo(rewriter, op.getLoc(), slot,
+                      LLVM::LLVMPointerType::get(ctx, 0));
+        slots[i] = slot;
+        sig.remapInput(i, {slot});
+      }
+      for (size_t i = 0; i < numReturns; ++i)
+        if (decls[i].getSpace() == StateSpace::param)
+          returns[i].slot = slots[i];
       if (failed(rewriter.convertRegionTypes(&func.getBody(),
                                              *this->getTypeConverter(), &sig)))
         return failure();
+      // The incoming values into their slots.
+      Block &body = func.getBody().front();
+      for (auto [arg, input] : storedArgs) {
+        rewriter.setInsertionPointAfter(slots[input].getDefiningOp());
+        LLVM::StoreOp::create(rewriter, op.getLoc(), body.getArgument(arg),
+                              slots[input], paramAlign(decls[input]));
+      }
+      lowering.returnParts[func] = returns;
     }
     rewriter.eraseOp(op);
     return success();
   }
 
   const TargetInfo &target;
+  const Lowering &lowering;
 };
 
 struct RetLowering : OpConversionPattern<RetOp> {
-  using OpConversionPattern::OpConversionPattern;
+  RetLowering(const TypeConverter &tc, MLIRContext *ctx, const Lowering &l)
+      : OpConversionPattern(tc, ctx), lowering(l) {}
+  const Lowering &lowering;
   LogicalResult
   matchAndRewrite(RetOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ValueRange values = adaptor.getValues();
+    SmallVector<Value> values;
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    auto parts =
+        func ? lowering.returnParts.find(func) : lowering.returnParts.end();
+    if (parts != lowering.returnParts.end()) {
+      // .reg returns from the operands, .param returns from their slots.
+      ValueRange regs = adaptor.getValues();
+      size_t next = 0;
+      for (const ReturnPart &part : parts->second)
+        values.push_back(part.slot
+                             ? Value(LLVM::LoadOp::create(rewriter, op.getLoc(),
+                                                          part.type, part.slot))
+                             : regs[next++]);
+    } else {
+      values.assign(adaptor.getValues().begin(), adaptor.getValues().end());
+    }
     if (values.size() <= 1) {
       rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, values);
       return success();
     }
-    SmallVector<Type> types(values.getTypes());
+    SmallVector<Type> types(ValueRange(values).getTypes());
     Type st = LLVM::LLVMStructType::getLiteral(op.getContext(), types);
     Value agg = LLVM::UndefOp::create(rewriter, op.getLoc(), st);
     for (auto [i, v] : llvm::enumerate(values))
@@ -1052,9 +1142,45 @@ struct LocalVarLowering : OpConversionPattern<LocalVarOp> {
 };
 
 struct CallLowering : OpConversionPattern<CallOp> {
-  CallLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
-      : OpConversionPattern(tc, ctx), target(t) {}
+  CallLowering(const TypeConverter &tc, MLIRContext *ctx, const Lowering &l)
+      : OpConversionPattern(tc, ctx), target(l.target), lowering(l) {}
   const TargetInfo &target;
+  const Lowering &lowering;
+
+  /// The callee's declared returns and parameters: the prototype of an
+  /// indirect call, else the function's declaration (lowered or not yet).
+  bool calleeSignature(CallOp op, SmallVector<ParamAttr> &rets,
+                       SmallVector<ParamAttr> &params) const {
+    if (!op.getCallee()) {
+      if (!op.getPrototype())
+        return false;
+      if (auto r = op.getPrototypeReturns())
+        for (Attribute a : *r)
+          rets.push_back(cast<ParamAttr>(a));
+      ArrayAttr proto = *op.getPrototype();
+      for (Attribute a : proto)
+        params.push_back(cast<ParamAttr>(a));
+      return true;
+    }
+    SmallVector<ParamAttr> decls;
+    size_t numReturns;
+    auto it = lowering.signatures.find(*op.getCallee());
+    if (it != lowering.signatures.end()) {
+      decls = it->second.first;
+      numReturns = it->second.second;
+    } else {
+      Operation *fn = SymbolTable::lookupNearestSymbolFrom(
+          op, StringAttr::get(op.getContext(), *op.getCallee()));
+      auto func = dyn_cast_or_null<FuncOp>(fn);
+      if (!func)
+        return false;
+      decls = getDeclaredParams(func);
+      numReturns = func.getReturns() ? func.getReturns()->size() : 0;
+    }
+    rets.assign(decls.begin(), decls.begin() + numReturns);
+    params.assign(decls.begin() + numReturns, decls.end());
+    return true;
+  }
   LogicalResult
   matchAndRewrite(CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1089,14 +1215,32 @@ struct CallLowering : OpConversionPattern<CallOp> {
     }
     if (!op.getCallee() && !adaptor.getTarget())
       return op.emitError("unsupported: call without a target");
-    SmallVector<Value> args(adaptor.getRetParams());
-    args.append(adaptor.getArgs().begin(), adaptor.getArgs().end());
-    SmallVector<Type> results(op.getResultTypes());
-    Type resultType =
-        results.empty() ? Type(LLVM::LLVMVoidType::get(op.getContext()))
-        : results.size() == 1
-            ? results.front()
-            : LLVM::LLVMStructType::getLiteral(op.getContext(), results);
+    // .param arguments and returns cross the call as values (see
+    // FunctionLowering): loaded from the call-site storage before the call,
+    // stored into it after.
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    SmallVector<ParamAttr> retDecls, paramDecls;
+    if (!calleeSignature(op, retDecls, paramDecls) ||
+        paramDecls.size() != adaptor.getArgs().size())
+      return op.emitError("unsupported: call whose callee's parameters are "
+                          "not known");
+    SmallVector<Value> args;
+    for (auto [d, a] : llvm::zip(paramDecls, adaptor.getArgs()))
+      args.push_back(d.getSpace() == StateSpace::param
+                         ? Value(LLVM::LoadOp::create(rewriter, loc,
+                                                      paramValueType(ctx, d), a,
+                                                      paramAlign(d)))
+                         : a);
+    SmallVector<Type> results;
+    for (ParamAttr d : retDecls)
+      results.push_back(d.getSpace() == StateSpace::param
+                            ? paramValueType(ctx, d)
+                            : getRegisterType(ctx, d.getType()));
+    Type resultType = results.empty() ? Type(LLVM::LLVMVoidType::get(ctx))
+                      : results.size() == 1
+                          ? results.front()
+                          : LLVM::LLVMStructType::getLiteral(ctx, results);
     SmallVector<Type> argTypes(ValueRange(args).getTypes());
     auto fnType = LLVM::LLVMFunctionType::get(resultType, argTypes);
     LLVM::CallOp call;
@@ -1117,15 +1261,29 @@ struct CallLowering : OpConversionPattern<CallOp> {
       operands.append(args);
       call = LLVM::CallOp::create(rewriter, op.getLoc(), fnType, operands);
     }
-    if (results.size() <= 1) {
-      rewriter.replaceOp(op, call->getResults());
-      return success();
+    // .reg returns replace the op's results, .param returns go to their
+    // call-site storage.
+    SmallVector<Value> regResults;
+    auto retSlots = adaptor.getRetParams();
+    size_t nextSlot = 0;
+    for (auto [i, d] : llvm::enumerate(retDecls)) {
+      Value v = results.size() == 1 ? call.getResult()
+                                    : Value(LLVM::ExtractValueOp::create(
+                                          rewriter, loc, call.getResult(), i));
+      if (d.getSpace() != StateSpace::param) {
+        regResults.push_back(v);
+        continue;
+      }
+      if (nextSlot >= retSlots.size())
+        return op.emitError("unsupported: call without storage for a "
+                            ".param return");
+      LLVM::StoreOp::create(rewriter, loc, v, retSlots[nextSlot++],
+                            paramAlign(d));
     }
-    SmallVector<Value> values;
-    for (unsigned i = 0; i < results.size(); ++i)
-      values.push_back(LLVM::ExtractValueOp::create(rewriter, op.getLoc(),
-                                                    call.getResult(), i));
-    rewriter.replaceOp(op, values);
+    if (regResults.size() != op.getNumResults())
+      return op.emitError("unsupported: call whose returns do not match the "
+                          "callee's");
+    rewriter.replaceOp(op, regResults);
     return success();
   }
 };
@@ -3033,16 +3191,16 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   static thread_local std::unique_ptr<Lowering> keep;
   keep = std::make_unique<Lowering>(
-      Lowering{target, converter, llvm::DenseMap<Operation *, Value>()});
+      Lowering{target, converter, llvm::DenseMap<Operation *, Value>(),
+               llvm::DenseMap<Operation *, SmallVector<ReturnPart>>(),
+               llvm::StringMap<std::pair<SmallVector<ParamAttr>, size_t>>()});
   const Lowering &l = *keep;
-  patterns
-      .add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>, ExitLowering,
-           SRegLowering, GlobalLowering, LocalVarLowering, CallLowering>(
-          converter, ctx, target);
-  patterns
-      .add<RetLowering, BraLowering, CondBraLowering, BrxIdxLowering,
-           ConstantLowering, UndefLowering, AddrLowering, AddressOfLowering>(
-          converter, ctx);
+  patterns.add<ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering>(
+      converter, ctx, target);
+  patterns.add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>,
+               CallLowering, RetLowering>(converter, ctx, l);
+  patterns.add<BraLowering, CondBraLowering, BrxIdxLowering, ConstantLowering,
+               UndefLowering, AddrLowering, AddressOfLowering>(converter, ctx);
   addInst<AddOp>(patterns, converter, l, lowerArithOp<AddOp>);
   addInst<SubOp>(patterns, converter, l, lowerArithOp<SubOp>);
   addInst<AddcOp>(patterns, converter, l, lowerCarryOp<AddcOp>);
