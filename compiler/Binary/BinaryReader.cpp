@@ -47,9 +47,8 @@ bool looksLikePTX(StringRef text) {
   if (head.contains('\0'))
     return false;
   size_t v = head.find(".version");
-  return v != StringRef::npos &&
-         (v == 0 || head[v - 1] == '\n' || head[v - 1] == ' ' ||
-          head[v - 1] == '\t');
+  return v != StringRef::npos && (v == 0 || head[v - 1] == '\n' ||
+                                  head[v - 1] == ' ' || head[v - 1] == '\t');
 }
 
 class Reader {
@@ -164,8 +163,8 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
     }
     Expected<StringRef> contents = s.getContents();
     if (!contents) {
-      error(objBase, "section " + info.name + ": " +
-                         toString(contents.takeError()));
+      error(objBase,
+            "section " + info.name + ": " + toString(contents.takeError()));
       return;
     }
     info.contents = *contents;
@@ -216,8 +215,7 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
     if (auto err = fatbin::readWrappers(
             {seg.contents.data(), seg.contents.size()}, wrappers))
       error(seg.fileOffset + err->offset, err->message);
-    auto resolve = [&](uint64_t address, uint64_t at,
-                       bool relocatable) {
+    auto resolve = [&](uint64_t address, uint64_t at, bool relocatable) {
       for (const SectionInfo &s : sections) {
         if (s.contents.empty() || address < s.address ||
             address - s.address >= s.contents.size())
@@ -225,7 +223,8 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
         StringRef data = s.contents;
         uint64_t off = address - s.address;
         fatbin::Container c;
-        if (auto err = fatbin::readContainer({data.data(), data.size()}, off, c)) {
+        if (auto err =
+                fatbin::readContainer({data.data(), data.size()}, off, c)) {
           error(s.fileOffset + err->offset, err->message);
           return;
         }
@@ -246,8 +245,8 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
         if (s.contents.empty() || w.prelinked < s.address ||
             w.prelinked - s.address >= s.contents.size())
           continue;
-        for (uint64_t p = w.prelinked - s.address;
-             p + 8 <= s.contents.size(); p += 8) {
+        for (uint64_t p = w.prelinked - s.address; p + 8 <= s.contents.size();
+             p += 8) {
           uint64_t address;
           std::memcpy(&address, s.contents.data() + p, 8);
           if (!address)
@@ -274,8 +273,8 @@ void Reader::readArchive(MemoryBufferRef buf) {
     if (!name || !data) {
       consumeError(name.takeError());
       uint64_t at = child.getDataOffset();
-      error(at, "bad archive member: " +
-                    (data ? std::string("no name") : toString(data.takeError())));
+      error(at, "bad archive member: " + (data ? std::string("no name")
+                                               : toString(data.takeError())));
       continue;
     }
     // LLVM's archive reader trusts some header fields; never read past the
@@ -293,8 +292,8 @@ void Reader::readArchive(MemoryBufferRef buf) {
     uint64_t memberOffset = offsetOf(data->getBufferStart());
     std::unique_ptr<MemoryBuffer> copy =
         MemoryBuffer::getMemBufferCopy(data->getBuffer(), *name);
-    copies.push_back({copy->getBufferStart(), copy->getBufferSize(),
-                      memberOffset});
+    copies.push_back(
+        {copy->getBufferStart(), copy->getBufferSize(), memberOffset});
     MemoryBufferRef ref = copy->getMemBufferRef();
     in.memberBuffers.push_back(std::move(copy));
     read(ref, *name);
@@ -339,7 +338,8 @@ void Reader::read(MemoryBufferRef buf, StringRef member) {
     }
   }
   if (!member.empty())
-    return; // archive members other than objects (symbol tables...) hold no fatbin
+    return; // archive members other than objects (symbol tables...) hold no
+            // fatbin
   if (looksLikePTX(data)) {
     in.kind = InputKind::PTX;
     in.kindDetail = "PTX text";
@@ -356,7 +356,8 @@ Input binary::readInput(const std::string &path) {
       MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!buf) {
-    in.diagnostics.push_back({0, "cannot read: " + buf.getError().message(), true});
+    in.diagnostics.push_back(
+        {0, "cannot read: " + buf.getError().message(), true});
     return in;
   }
   return readBuffer(std::move(*buf), path);
@@ -390,8 +391,8 @@ binary::expandPaths(const std::vector<std::string> &paths,
     sys::fs::file_status st;
     if (sys::fs::status(dir, st))
       return;
-    if (!visitedDirs.insert({st.getUniqueID().getDevice(),
-                             st.getUniqueID().getFile()})
+    if (!visitedDirs
+             .insert({st.getUniqueID().getDevice(), st.getUniqueID().getFile()})
              .second)
       return; // a symlink loop or a directory seen before
     std::error_code ec;
@@ -429,13 +430,42 @@ std::vector<std::string> binary::listKernels(std::string_view ptx) {
     if (start == std::string_view::npos)
       break;
     size_t end = start;
-    while (end < ptx.size() &&
-           (isalnum(static_cast<unsigned char>(ptx[end])) || ptx[end] == '_' ||
-            ptx[end] == '$'))
+    while (end < ptx.size() && (isalnum(static_cast<unsigned char>(ptx[end])) ||
+                                ptx[end] == '_' || ptx[end] == '$'))
       ++end;
     if (end > start)
       names.emplace_back(ptx.substr(start, end - start));
     pos = end;
+  }
+  return names;
+}
+
+std::vector<std::string> binary::listFunctions(std::string_view ptx,
+                                               std::string_view linkage) {
+  std::vector<std::string> names;
+  auto isIdent = [](char c) {
+    return isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+  };
+  for (size_t pos = 0;
+       (pos = ptx.find(linkage, pos)) != std::string_view::npos;) {
+    pos += linkage.size();
+    size_t p = ptx.find_first_not_of(" \t\r\n", pos);
+    if (p == std::string_view::npos || ptx.substr(p, 5) != ".func")
+      continue;
+    p = ptx.find_first_not_of(" \t\r\n", p + 5);
+    if (p != std::string_view::npos && ptx[p] == '(') { // the return list
+      p = ptx.find(')', p);
+      if (p == std::string_view::npos)
+        break;
+      p = ptx.find_first_not_of(" \t\r\n", p + 1);
+    }
+    size_t end = p;
+    while (end != std::string_view::npos && end < ptx.size() &&
+           isIdent(ptx[end]))
+      ++end;
+    if (p != std::string_view::npos && end > p)
+      names.emplace_back(ptx.substr(p, end - p));
+    pos = end == std::string_view::npos ? ptx.size() : end;
   }
   return names;
 }

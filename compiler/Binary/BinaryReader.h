@@ -1,4 +1,5 @@
-//===- BinaryReader.h - Fatbins of executables, libraries, archives -*- C++ -*-===//
+//===- BinaryReader.h - Fatbins of executables, libraries, archives -*- C++
+//-*-===//
 //
 // Finds every fatbin container in an input: ELF executables, shared objects
 // and relocatable objects (sections `.nv_fatbin` and `__nv_relfatbin`, and
@@ -29,7 +30,7 @@ const char *inputKindName(InputKind kind);
 struct FoundContainer {
   std::string member;  ///< archive member, empty otherwise
   std::string section; ///< the ELF section it lies in, empty for a fatbin file
-  uint64_t fileOffset = 0; ///< of the container in the input file
+  uint64_t fileOffset = 0;  ///< of the container in the input file
   bool relocatable = false; ///< from `__nv_relfatbin` (-rdc): to be linked
   fatbin::Container container;
 };
@@ -76,6 +77,12 @@ std::vector<InputPath> expandPaths(const std::vector<std::string> &paths,
 
 /// The `.entry` names of a PTX text, in order (a scan, not a parse).
 std::vector<std::string> listKernels(std::string_view ptx);
+
+/// The functions a PTX module declares with `linkage` (".extern": defined
+/// in another module; ".visible": defined here for other modules), by a
+/// text scan like listKernels.
+std::vector<std::string> listFunctions(std::string_view ptx,
+                                       std::string_view linkage);
 
 } // namespace zluda::binary
 

@@ -293,9 +293,12 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
   return linked;
 }
 
-/// Lowers `clone` (consumed) down to the artifact's bytes.
-llvm::Expected<std::string>
-lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
+/// Lowers `clone` (consumed) and the modules it is linked with down to the
+/// artifact's bytes.
+llvm::Expected<std::string> lowerClone(ModuleOp clone,
+                                       const codegen::Options &opts,
+                                       codegen::Emit emit,
+                                       llvm::ArrayRef<ModuleOp> linkWith) {
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
     LLVMInitializeAMDGPUTargetInfo();
@@ -318,12 +321,21 @@ lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
   ctx->appendDialectRegistry(registry);
 
   PhaseClock clock(opts.phaseTimes);
-  PassManager pm(ctx);
   ptx::ConvertPTXToLLVMOptions convOpts;
   convOpts.chip = opts.chip;
   convOpts.targetName = opts.target;
-  pm.addPass(ptx::createConvertPTXToLLVM(convOpts));
-  if (failed(pm.run(clone)))
+  auto lower = [&](ModuleOp m) {
+    PassManager pm(ctx);
+    pm.addPass(ptx::createConvertPTXToLLVM(convOpts));
+    return pm.run(m);
+  };
+  // The functions declared `.extern` (not the CUDA runtime's, which the
+  // target provides): the device link must define the ones used.
+  std::vector<std::string> externs;
+  for (auto f : clone.getOps<ptx::FuncOp>())
+    if (f.getBody().empty() && !ptx::isRuntimeFunction(f.getSymName()))
+      externs.push_back(f.getSymName().str());
+  if (failed(lower(clone)))
     return makeError("lowering failed");
 
   llvm::LLVMContext llvmCtx;
@@ -331,6 +343,32 @@ lowerClone(ModuleOp clone, const codegen::Options &opts, codegen::Emit emit) {
       translateModuleToLLVMIR(clone, llvmCtx);
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
+  // Device link: what the module declares .extern, from the others.
+  for (ModuleOp other : linkWith) {
+    OwningOpRef<ModuleOp> copy = other.clone();
+    if (failed(lower(*copy)))
+      return makeError("lowering a linked module failed");
+    std::unique_ptr<llvm::Module> dep = translateModuleToLLVMIR(*copy, llvmCtx);
+    if (!dep)
+      return makeError("translation of a linked module failed");
+    // Only its functions and variables: kernels stay in their own module.
+    for (llvm::Function &f : *dep)
+      if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL ||
+          f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (llvm::Linker::linkModules(*llvmModule, std::move(dep),
+                                  llvm::Linker::LinkOnlyNeeded))
+      return makeError("linking the modules failed");
+  }
+  for (const std::string &name : externs) {
+    llvm::Function *f = llvmModule->getFunction(name);
+    if (f && f->isDeclaration() && !f->use_empty())
+      return makeError("function '" + name +
+                       "' is declared .extern and defined in " +
+                       (linkWith.empty() ? "another module (link it with "
+                                           "this one)"
+                                         : "none of the modules linked"));
+  }
   clock.mark("lower");
   if (!nvptx)
     llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
@@ -389,7 +427,8 @@ unsigned codegen::codeObjectVersionFor(llvm::StringRef chip,
 }
 
 llvm::Expected<codegen::Artifact>
-codegen::compile(ModuleOp module, const Options &options, Emit emit) {
+codegen::compile(ModuleOp module, const Options &options, Emit emit,
+                 llvm::ArrayRef<ModuleOp> linkWith) {
   Options opts = options;
   if (opts.target == "amdgpu") {
     opts.codeObjectVersion =
@@ -409,7 +448,7 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit) {
     if (!removed->empty() && clone->getOps<ptx::EntryOp>().empty())
       return makeError("no kernel left to compile");
   }
-  auto bytes = lowerClone(*clone, opts, emit);
+  auto bytes = lowerClone(*clone, opts, emit, linkWith);
   if (!bytes)
     return bytes.takeError();
   artifact.bytes = std::move(*bytes);

@@ -60,9 +60,14 @@ std::string makeOffloadBundle(
     const std::vector<std::pair<std::string, std::string>> &codeObjects);
 
 /// Compiles a clone of `module` (left unchanged) and returns the artifact.
+/// `linkWith`: other modules (of the same context) that define functions and
+/// variables `module` declares `.extern` — relocatable device code, like
+/// nvcc's -rdc or a library's module set. Only what `module` uses is linked
+/// in (their kernels are not); a declaration that none defines is an error.
 /// Diagnostics of the lowering go to the context's handler.
 llvm::Expected<Artifact> compile(mlir::ModuleOp module, const Options &opts,
-                                 Emit emit);
+                                 Emit emit,
+                                 llvm::ArrayRef<mlir::ModuleOp> linkWith = {});
 
 } // namespace zluda::codegen
 

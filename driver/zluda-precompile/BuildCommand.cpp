@@ -18,6 +18,7 @@
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "dialects/ptx/PTXOps.h"
+#include "passes/PTXToLLVM/PTXToLLVM.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -51,7 +52,44 @@ struct Module {
   std::string text;
   std::set<std::string> sources;
   std::vector<std::string> kernels; // as the PTX declares them
+  /// Device link (relocatable device code, a library's module set): the
+  /// modules of the same binaries that define the functions this one
+  /// declares `.extern`, found by name, transitively.
+  std::vector<size_t> linkWith;
 };
+
+/// Fills each module's linkWith.
+void resolveDeviceLinks(std::vector<Module> &modules) {
+  std::map<std::string, std::vector<size_t>> definers;
+  std::vector<std::vector<std::string>> externs(modules.size());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    for (const std::string &f :
+         binary::listFunctions(modules[i].text, ".visible"))
+      definers[f].push_back(i);
+    for (std::string &f : binary::listFunctions(modules[i].text, ".extern"))
+      if (!ptx::isRuntimeFunction(f))
+        externs[i].push_back(std::move(f));
+  }
+  auto shareSource = [&](size_t a, size_t b) {
+    for (const std::string &s : modules[a].sources)
+      if (modules[b].sources.count(s))
+        return true;
+    return false;
+  };
+  for (size_t i = 0; i < modules.size(); ++i) {
+    std::set<size_t> deps;
+    std::vector<size_t> work{i};
+    while (!work.empty()) {
+      size_t m = work.back();
+      work.pop_back();
+      for (const std::string &f : externs[m])
+        for (size_t d : definers[f])
+          if (d != i && shareSource(i, d) && deps.insert(d).second)
+            work.push_back(d);
+    }
+    modules[i].linkWith.assign(deps.begin(), deps.end());
+  }
+}
 
 enum class Status { hit, compiled, partial, failed };
 
@@ -148,9 +186,11 @@ std::string locationText(mlir::Location loc) {
   return cuda.empty() ? ptx : ptx + " (" + cuda + ")";
 }
 
-/// Parses and compiles `m` for `job.chip`, filling the job's results.
-void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
-                unsigned codegenJobs, std::string &object) {
+/// Parses and compiles `m` (with the modules it links with, from
+/// `modules`) for `job.chip`, filling the job's results.
+void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
+                const driver::BuildOptions &opts, unsigned codegenJobs,
+                std::string &object) {
   mlir::DialectRegistry registry;
   registerDialects(registry);
   mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
@@ -183,6 +223,24 @@ void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
     job.missing = m.kernels;
     return;
   }
+  std::vector<mlir::ModuleOp> linked;
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> linkedOwners;
+  std::vector<std::unique_ptr<llvm::SourceMgr>> linkedSources;
+  for (size_t d : m.linkWith) {
+    const Module &dep = modules[d];
+    linkedSources.push_back(std::make_unique<llvm::SourceMgr>());
+    linkedSources.back()->AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(
+            dep.text, "ptx-" + dep.sha256.substr(0, 12), false),
+        llvm::SMLoc());
+    linkedOwners.push_back(loadPTX(*linkedSources.back(), ctx));
+    if (!linkedOwners.back()) {
+      job.error = "a module it links with does not parse";
+      job.missing = m.kernels;
+      return;
+    }
+    linked.push_back(*linkedOwners.back());
+  }
   codegen::Options cg;
   cg.target = opts.target;
   cg.chip = job.chip;
@@ -192,7 +250,8 @@ void compileJob(const Module &m, Job &job, const driver::BuildOptions &opts,
   // NVPTX entries hold PTX text, which the NVIDIA driver loads.
   auto result = codegen::compile(*module, cg,
                                  opts.target == "nvptx" ? codegen::Emit::Asm
-                                                        : codegen::Emit::HSACO);
+                                                        : codegen::Emit::HSACO,
+                                 linked);
   if (!result) {
     std::string msg = llvm::toString(result.takeError());
     job.error = first.empty() ? msg : first;
@@ -422,6 +481,8 @@ int driver::runBuild(const BuildOptions &opts) {
     }
   }
 
+  resolveDeviceLinks(modules);
+
   // Jobs, the biggest modules first so that the pool ends evenly.
   std::vector<Job> jobs;
   for (size_t i = 0; i < modules.size(); ++i)
@@ -491,7 +552,7 @@ int driver::runBuild(const BuildOptions &opts) {
         size_t left = order.size() - std::min(order.size(), slot + 1);
         unsigned cgJobs = left + 1 >= threads ? 1 : threads;
         std::string object;
-        compileJob(m, job, opts, cgJobs, object);
+        compileJob(m, modules, job, opts, cgJobs, object);
         // A failure is cached only when the PTX itself causes it (an
         // unsupported instruction, a parse or link error), never an I/O one.
         bool ioFailure = job.status == Status::failed &&

@@ -44,6 +44,7 @@ struct CompileOptions {
   bool keepGoing = false;
   unsigned jobs = 0;
   unsigned codeObject = 0;
+  std::vector<std::string> link; ///< modules defining what input uses .extern
 };
 
 int runCompile(const CompileOptions &opts) {
@@ -76,6 +77,24 @@ int runCompile(const CompileOptions &opts) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count());
   mlir::ModuleOp module = owned.release();
+  // Modules to link with (relocatable device code): parsed into the same
+  // context, with their own buffers for diagnostics.
+  std::vector<mlir::ModuleOp> linked;
+  std::vector<std::unique_ptr<llvm::SourceMgr>> linkedSources;
+  for (const std::string &path : opts.link) {
+    auto buf = mlir::openInputFile(path, &error);
+    if (!buf) {
+      fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+      return 1;
+    }
+    linkedSources.push_back(std::make_unique<llvm::SourceMgr>());
+    linkedSources.back()->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
+    mlir::OwningOpRef<mlir::ModuleOp> other =
+        zluda::loadPTX(*linkedSources.back(), context);
+    if (!other)
+      return 1;
+    linked.push_back(other.release());
+  }
   if (opts.emit == "none")
     return 0;
 
@@ -115,7 +134,7 @@ int runCompile(const CompileOptions &opts) {
       cg.codeObjectVersion = opts.codeObject;
       if (opts.timePhases)
         cg.phaseTimes = &phases;
-      auto result = zluda::codegen::compile(module, cg, emit);
+      auto result = zluda::codegen::compile(module, cg, emit, linked);
       if (!result) {
         std::string msg = llvm::toString(result.takeError());
         if (msg != "lowering failed")
@@ -233,6 +252,10 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({4, 5, 6}));
   compileCmd->add_flag("--time-phases", compile.timePhases,
                        "Print the time of each phase to stderr");
+  compileCmd->add_option(
+      "--link", compile.link,
+      "PTX module defining functions the input declares .extern (relocatable "
+      "device code); only what the input uses is linked in. Repeatable");
 
   zluda::driver::BuildOptions build;
   bool keepGoingFlag = false;

@@ -3364,3 +3364,7 @@ zluda::ptx::removeUnsupportedKernels(ModuleOp module) {
   }
   return removed;
 }
+
+bool zluda::ptx::isRuntimeFunction(llvm::StringRef name) {
+  return findRuntimeFunction(name) != nullptr;
+}

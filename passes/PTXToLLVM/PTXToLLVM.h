@@ -30,6 +30,11 @@ llvm::LogicalResult checkSupported(mlir::ModuleOp module);
 llvm::FailureOr<llvm::SmallVector<std::string>>
 removeUnsupportedKernels(mlir::ModuleOp module);
 
+/// Whether `name` is one of the CUDA runtime's device functions (malloc,
+/// free, vprintf, __assertfail) that modules declare `.extern` and the
+/// target provides.
+bool isRuntimeFunction(llvm::StringRef name);
+
 } // namespace zluda::ptx
 
 #endif // ZLUDA_PASSES_PTXTOLLVM_PTXTOLLVM_H
