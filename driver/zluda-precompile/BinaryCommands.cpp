@@ -1,6 +1,7 @@
 //===- BinaryCommands.cpp - `list` and `extract` --------------------------===//
 
 #include "BinaryCommands.h"
+#include "ProgressLine.h"
 
 #include "compiler/Binary/BinaryReader.h"
 
@@ -22,27 +23,19 @@ using namespace zluda::binary;
 namespace {
 
 /// A progress line on a terminal, nothing when stderr is piped.
+/// "[done/total] file" while binaries are read.
 class Progress {
 public:
-  explicit Progress(size_t total)
-      : total(total), enabled(total > 1 && isatty(STDERR_FILENO)) {}
-  ~Progress() {
-    if (enabled && shown)
-      fmt::print(stderr, "\r\033[K");
-  }
+  explicit Progress(size_t total) : total(total), line(total > 1) {}
   void step(const std::string &what) {
     ++done;
-    if (!enabled)
-      return;
-    shown = true;
-    fmt::print(stderr, "\r\033[K[{}/{}] {}", done, total,
-               llvm::sys::path::filename(what).str());
-    fflush(stderr);
+    line.show(fmt::format("[{}/{}] {}", done, total,
+                          llvm::sys::path::filename(what).str()));
   }
 
 private:
   size_t total, done = 0;
-  bool enabled, shown = false;
+  driver::ProgressLine line;
 };
 
 std::string archName(uint32_t arch) { return fmt::format("sm_{}", arch); }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BuildCommand.h"
+#include "ProgressLine.h"
 
 #include "compiler/Binary/BinaryReader.h"
 #include "compiler/Cache/Cache.h"
@@ -133,32 +134,25 @@ std::string reasonOf(llvm::StringRef message) {
   return message.split('\n').first.take_front(120).str();
 }
 
+/// Modules and kernels done, elapsed time and an estimate of the rest.
 class Progress {
 public:
-  Progress(size_t total, bool enabled) : total(total), enabled(enabled) {}
+  Progress(size_t total, bool enabled) : total(total), line(enabled) {}
   void update(size_t done, size_t kernels, size_t kernelsTotal) {
-    if (!enabled)
+    if (!line.isEnabled())
       return;
     double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     double eta = done ? elapsed / done * (total - done) : 0;
-    std::lock_guard<std::mutex> lock(mutex);
-    fmt::print(stderr,
-               "\r\033[K[{}/{}] modules, {}/{} kernels, {:.0f} s elapsed, "
-               "ETA {:.0f} s",
-               done, total, kernels, kernelsTotal, elapsed, eta);
-    fflush(stderr);
-  }
-  ~Progress() {
-    if (enabled)
-      fmt::print(stderr, "\r\033[K");
+    line.show(fmt::format("[{}/{}] modules, {}/{} kernels, {:.0f} s elapsed, "
+                          "ETA {:.0f} s",
+                          done, total, kernels, kernelsTotal, elapsed, eta));
   }
 
 private:
   size_t total;
-  bool enabled;
-  std::mutex mutex;
+  driver::ProgressLine line;
   std::chrono::steady_clock::time_point start =
       std::chrono::steady_clock::now();
 };
@@ -511,7 +505,7 @@ int driver::runBuild(const BuildOptions &opts) {
   size_t kernelsTotal = 0;
   for (const Job &j : jobs)
     kernelsTotal += modules[j.module].kernels.size();
-  Progress progress(jobs.size(), isatty(STDERR_FILENO));
+  Progress progress(jobs.size(), true);
   std::atomic<size_t> next{0}, done{0}, kernelsDone{0};
   std::atomic<bool> stop{false};
   unsigned corrupt = 0;
