@@ -385,6 +385,21 @@ bool symbolInitializerFits(GlobalOp op) {
   return isa<SymbolAddrAttr>(init) && fits(init);
 }
 
+/// The FP8 conversions lowered: to an e4m3x2/e5m2x2 pair from two f32 with
+/// .rn.satfinite, and from a pair to f16x2 with .rn.
+bool isFp8Convert(ModifiersAttr mods) {
+  if (!mods || mods.getTypes().size() != 2 ||
+      mods.getRounding() != RoundingMode::rn)
+    return false;
+  TypeKind d = *mods.getType(0), s = *mods.getType(1);
+  auto fp8 = [](TypeKind k) {
+    return k == TypeKind::e4m3x2 || k == TypeKind::e5m2x2;
+  };
+  if (fp8(d) && s == TypeKind::f32)
+    return hasFlag(mods, Flag::satfinite);
+  return d == TypeKind::f16x2 && fp8(s) && !hasFlag(mods, Flag::satfinite);
+}
+
 /// `griddepcontrol`'s mode: "wait" or "launch_dependents".
 std::optional<StringRef> griddepMode(ModifiersAttr mods) {
   if (!mods || !mods.getExtras() || mods.getExtras().size() != 1)
@@ -495,6 +510,11 @@ std::string unsupportedReason(Operation *op) {
     if (t == TypeKind::tf32 && name == "cvt" &&
         mods.getRounding() == RoundingMode::rna)
       continue;
+    // FP8 pairs: cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 and
+    // cvt.rn.f16x2.{e4m3x2,e5m2x2}.
+    if ((t == TypeKind::e4m3x2 || t == TypeKind::e5m2x2) && name == "cvt" &&
+        isFp8Convert(mods))
+      continue;
     // Packed 16-bit integers (sm_90): min and max, elementwise.
     bool packedInt = t == TypeKind::u16x2 || t == TypeKind::s16x2;
     if (packedInt && (name == "min" || name == "max"))
@@ -512,8 +532,8 @@ std::string unsupportedReason(Operation *op) {
   if (name == "cvt") {
     Type dt = semanticType(op->getContext(), *mods.getType(0)),
          st = semanticType(op->getContext(), *mods.getType(1));
-    if (has(Flag::relu) || has(Flag::satfinite) || rnd == RoundingMode::rs ||
-        (has(Flag::sat) && isa<VectorType>(dt)) ||
+    if (has(Flag::relu) || (has(Flag::satfinite) && !isFp8Convert(mods)) ||
+        rnd == RoundingMode::rs || (has(Flag::sat) && isa<VectorType>(dt)) ||
         (directedMode(rnd) && !hasDirectedConvert(st, dt)))
       return text;
   }
@@ -2457,6 +2477,130 @@ Value clampToIntType(OpBuilder &b, Location loc, Value x, bool fromSigned,
   return x;
 }
 
+/// FP8 formats (OCP): e4m3 (bias 7, no infinities, S.1111.111 is NaN, max
+/// 448) and e5m2 (bias 15, IEEE-like, max 57344).
+struct Fp8Format {
+  unsigned mantBits, bias;
+  unsigned maxExpField; ///< the largest exponent field of finite values
+  uint32_t maxCode;     ///< the largest finite magnitude's code
+  uint32_t nanCode;
+};
+constexpr Fp8Format e4m3Format{3, 7, 15, 0x7e, 0x7f};
+constexpr Fp8Format e5m2Format{2, 15, 30, 0x7b, 0x7f};
+
+/// One f32 to an FP8 code (i32 holding the byte), rounding to nearest even
+/// and saturating to the largest finite value (.satfinite, infinities too);
+/// NaN gives the format's NaN with the sign.
+Value f32ToFp8(OpBuilder &b, Location loc, Value x, const Fp8Format &f) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
+  Value bits = castTo(b, loc, x, i32);
+  Value sign = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, bits, c(24)), c(0x80));
+  Value mag = LLVM::AndOp::create(b, loc, bits, c(0x7fffffff));
+  // Normal codes: the f32 bits rebased to the FP8 exponent, rounded to
+  // nearest even at the FP8 mantissa (a carry moves into the exponent).
+  unsigned shift = 23 - f.mantBits;
+  Value rebased =
+      LLVM::SubOp::create(b, loc, mag, c(int64_t(127 - f.bias) << 23));
+  Value half = c(int64_t(1) << (shift - 1));
+  Value odd = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, rebased, c(shift)), c(1));
+  Value rounded = LLVM::AddOp::create(
+      b, loc, rebased,
+      LLVM::SubOp::create(b, loc, LLVM::AddOp::create(b, loc, half, odd),
+                          c(1)));
+  Value normal = LLVM::LShrOp::create(b, loc, rounded, c(shift));
+  // Subnormal codes (below the smallest normal): the magnitude in units of
+  // the smallest subnormal, rounded to nearest even (exact in f32).
+  double unit = std::ldexp(1.0, int(f.bias) - 1 + int(f.mantBits));
+  Value scaled = LLVM::FMulOp::create(b, loc, castTo(b, loc, mag, f32),
+                                      constFloat(b, loc, f32, unit));
+  Value sub = LLVM::FPToUIOp::create(b, loc, i32,
+                                     LLVM::RoundEvenOp::create(b, loc, scaled));
+  Value minNormal = c(int64_t(128 - f.bias) << 23); // 2^(1-bias) as f32 bits
+  Value isSub =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, mag, minNormal);
+  Value code = LLVM::SelectOp::create(b, loc, isSub, sub, normal);
+  // Too large (rounding past the largest finite, or beyond the format's
+  // exponents, or infinite): the largest finite value.
+  Value maxF32 = c(0x7f800000);
+  Value huge = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::uge, mag,
+      c(int64_t(f.maxExpField - f.bias + 1 + 127) << 23)); // past every code
+  Value big =
+      LLVM::OrOp::create(b, loc, huge,
+                         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt,
+                                              code, c(f.maxCode)));
+  code = LLVM::SelectOp::create(b, loc, big, c(f.maxCode), code);
+  Value isNaN =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, mag, maxF32);
+  code = LLVM::SelectOp::create(b, loc, isNaN, c(f.nanCode), code);
+  return LLVM::OrOp::create(b, loc, code, sign);
+}
+
+/// One FP8 code (i32 holding the byte) to f16 bits (i32), exactly; NaN gives
+/// f16's all-ones NaN.
+Value fp8ToF16(OpBuilder &b, Location loc, Value code, const Fp8Format &f) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
+  Value sign = LLVM::ShlOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, code, c(0x80)), c(8));
+  Value mag = LLVM::AndOp::create(b, loc, code, c(0x7f));
+  if (f.mantBits == 2) {
+    // e5m2 is the upper byte of an f16 (infinities and NaNs included).
+    return LLVM::OrOp::create(b, loc, sign,
+                              LLVM::ShlOp::create(b, loc, mag, c(8)));
+  }
+  // e4m3: the value (mag as exponent|mantissa) times 2^(1-bias-mantBits)
+  // for subnormals, or rebased bits for normals, through f32 (exact).
+  Value expField = LLVM::LShrOp::create(b, loc, mag, c(f.mantBits));
+  Value normalBits = LLVM::ShlOp::create(
+      b, loc,
+      LLVM::AddOp::create(b, loc, mag, c(int64_t(127 - f.bias) << f.mantBits)),
+      c(23 - f.mantBits));
+  double unit = std::ldexp(1.0, 1 - int(f.bias) - int(f.mantBits));
+  Value subValue =
+      LLVM::FMulOp::create(b, loc, LLVM::UIToFPOp::create(b, loc, f32, mag),
+                           constFloat(b, loc, f32, unit));
+  Value isSub =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, expField, c(0));
+  Value value = LLVM::SelectOp::create(b, loc, isSub, subValue,
+                                       castTo(b, loc, normalBits, f32));
+  Value h =
+      castTo(b, loc, LLVM::FPTruncOp::create(b, loc, b.getF16Type(), value),
+             b.getIntegerType(16));
+  Value bits = LLVM::ZExtOp::create(b, loc, i32, h);
+  Value isNaN =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, mag, c(f.nanCode));
+  bits = LLVM::SelectOp::create(b, loc, isNaN, c(0x7fff), bits);
+  return LLVM::SelectOp::create(b, loc, isNaN, bits,
+                                LLVM::OrOp::create(b, loc, bits, sign));
+}
+
+/// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b (a to the upper byte, b to
+/// the lower) and cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a (each byte to the f16
+/// half in the same place).
+Value lowerFp8Pair(OpBuilder &b, Location loc, TypeKind dk, TypeKind sk,
+                   ValueRange args) {
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
+  if (dk == TypeKind::e4m3x2 || dk == TypeKind::e5m2x2) {
+    const Fp8Format &f = dk == TypeKind::e4m3x2 ? e4m3Format : e5m2Format;
+    Value hi = f32ToFp8(b, loc, castTo(b, loc, args[0], b.getF32Type()), f);
+    Value lo = f32ToFp8(b, loc, castTo(b, loc, args[1], b.getF32Type()), f);
+    Value pair =
+        LLVM::OrOp::create(b, loc, LLVM::ShlOp::create(b, loc, hi, c(8)), lo);
+    return LLVM::TruncOp::create(b, loc, b.getIntegerType(16), pair);
+  }
+  const Fp8Format &f = sk == TypeKind::e4m3x2 ? e4m3Format : e5m2Format;
+  Value pair = LLVM::ZExtOp::create(
+      b, loc, i32, castTo(b, loc, args[0], b.getIntegerType(16)));
+  Value lo = fp8ToF16(b, loc, LLVM::AndOp::create(b, loc, pair, c(0xff)), f);
+  Value hi = fp8ToF16(b, loc, LLVM::LShrOp::create(b, loc, pair, c(8)), f);
+  return LLVM::OrOp::create(b, loc, LLVM::ShlOp::create(b, loc, hi, c(16)), lo);
+}
+
 template <typename OpTy>
 Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
                  ConversionPatternRewriter &b, const Lowering &) {
@@ -2465,6 +2609,10 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
   Type dt = semanticType(op.getContext(), dk),
        st = semanticType(op.getContext(), sk);
   bool ftz = hasFlag(mods, Flag::ftz);
+  if (sk == TypeKind::e4m3x2 || sk == TypeKind::e5m2x2 ||
+      dk == TypeKind::e4m3x2 || dk == TypeKind::e5m2x2)
+    return one(castTo(b, loc, lowerFp8Pair(b, loc, dk, sk, args),
+                      op->getResult(0).getType()));
   if (auto vt = dyn_cast<VectorType>(dt)) {
     // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower.
     Type et = vt.getElementType();

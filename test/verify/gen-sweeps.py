@@ -342,6 +342,13 @@ SWEEPS = {
     "cvt_rn_f16x2_f32": "  cvt.rn.f16x2.f32 %r9, %f1, %f2;",
     "cvt_rn_bf16x2_f32": "  cvt.rn.bf16x2.f32 %r9, %f1, %f2;",
     "cvt_rna_tf32_f32": "  cvt.rna.tf32.f32 %r9, %f1;",
+    # FP8 pairs (sm_89+): from two f32 with .satfinite, and back to f16x2
+    # from the low 16 bits of a (every pair of codes over the inputs).
+    **{f"cvt_rn_satfinite_{t}_f32": (f"  cvt.rn.satfinite.{t}.f32 %rs1, %f1, %f2;\n"
+                                      "  cvt.u32.u16 %r9, %rs1;")
+       for t in ["e4m3x2", "e5m2x2"]},
+    **{f"cvt_rn_f16x2_{t}": (f"  cvt.u16.u32 %rs1, %r6;\n  cvt.rn.f16x2.{t} %r9, %rs1;")
+       for t in ["e4m3x2", "e5m2x2"]},
     # Directed rounding (.rz/.rm/.rp), built from round-to-nearest
     # operations by the lowering. f64 operands are {a hi, b lo} and
     # {b hi, c lo}; 64-bit integers {a hi, b lo}.
