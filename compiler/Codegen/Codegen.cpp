@@ -441,7 +441,7 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
   OwningOpRef<ModuleOp> clone = module.clone();
   Artifact artifact;
   if (opts.keepGoing) {
-    auto removed = ptx::removeUnsupportedKernels(*clone);
+    auto removed = ptx::removeUnsupportedKernels(*clone, opts.target);
     if (failed(removed))
       return makeError("lowering failed");
     artifact.removedKernels.assign(removed->begin(), removed->end());

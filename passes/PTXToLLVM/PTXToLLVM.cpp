@@ -411,7 +411,7 @@ std::optional<StringRef> griddepMode(ModifiersAttr mods) {
 }
 
 /// Why the lowering cannot handle `op`, or empty.
-std::string unsupportedReason(Operation *op) {
+std::string unsupportedReason(Operation *op, StringRef target) {
   StringRef name = op->getName().stripDialect();
   if (auto global = dyn_cast<GlobalOp>(op)) {
     Attribute init = global.getInitAttr();
@@ -448,6 +448,12 @@ std::string unsupportedReason(Operation *op) {
     case SReg::globaltimer_lo:
     case SReg::globaltimer_hi:
       return "";
+    case SReg::envreg:
+      // The driver's values (the cooperative-launch grid workspace): NVIDIA's
+      // own registers on NVPTX; AMDGPU would need the runtime to pass them.
+      if (target == "nvptx")
+        return "";
+      [[fallthrough]];
     default:
       return ("special register %" + stringifySReg(sreg.getReg().getReg()))
           .str();
@@ -903,6 +909,9 @@ struct SRegLowering : OpConversionPattern<SRegOp> {
             ? getLaneMask(rewriter, op.getLoc(), reg.getReg())
         : isCounter(reg.getReg())
             ? getCounter(rewriter, op.getLoc(), reg.getReg())
+        : reg.getReg() == SReg::envreg
+            ? target.readEnvironmentRegister(rewriter, op.getLoc(),
+                                             reg.getIndex())
             : target.getSpecialRegister(rewriter, op.getLoc(), reg.getReg(),
                                         reg.getDim(), op.getType());
     if (!v)
@@ -3283,7 +3292,7 @@ struct ConvertPTXToLLVMPass
       module.emitError(error);
       return signalPassFailure();
     }
-    if (failed(checkSupported(module)))
+    if (failed(checkSupported(module, targetName)))
       return signalPassFailure();
     MLIRContext *ctx = &getContext();
     TypeConverter converter;
@@ -3439,10 +3448,11 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
 
 /// Reports every unsupported op; returns the functions holding one (null
 /// for an op outside functions).
-static llvm::SetVector<Operation *> reportUnsupported(ModuleOp module) {
+static llvm::SetVector<Operation *> reportUnsupported(ModuleOp module,
+                                                      StringRef target) {
   llvm::SetVector<Operation *> holders;
   module.walk([&](Operation *op) {
-    std::string reason = unsupportedReason(op);
+    std::string reason = unsupportedReason(op, target);
     if (reason.empty())
       return;
     InFlightDiagnostic diag = op->emitError("unsupported: ") << reason;
@@ -3463,13 +3473,13 @@ static llvm::SetVector<Operation *> reportUnsupported(ModuleOp module) {
   return holders;
 }
 
-LogicalResult zluda::ptx::checkSupported(ModuleOp module) {
-  return success(reportUnsupported(module).empty());
+LogicalResult zluda::ptx::checkSupported(ModuleOp module, StringRef target) {
+  return success(reportUnsupported(module, target).empty());
 }
 
 FailureOr<SmallVector<std::string>>
-zluda::ptx::removeUnsupportedKernels(ModuleOp module) {
-  llvm::SetVector<Operation *> bad = reportUnsupported(module);
+zluda::ptx::removeUnsupportedKernels(ModuleOp module, StringRef target) {
+  llvm::SetVector<Operation *> bad = reportUnsupported(module, target);
   if (bad.contains(nullptr))
     return failure();
   // A function referring to a removed one (a call, an address) goes too,

@@ -21,14 +21,17 @@ void populatePTXToLLVMPatterns(mlir::TypeConverter &converter,
 
 /// Reports, as `unsupported: <instruction>` errors with their location and
 /// kernel, the ptx ops the lowering does not handle yet. Fails if any.
-llvm::LogicalResult checkSupported(mlir::ModuleOp module);
+/// `target` ("amdgpu", "nvptx"): a few registers exist on one target only.
+llvm::LogicalResult checkSupported(mlir::ModuleOp module,
+                                   llvm::StringRef target = "amdgpu");
 
 /// `--keep-going`: reports like checkSupported, then removes each kernel or
 /// function that holds an unsupported op or calls one that does, so that
 /// the rest can be compiled. Returns the names of the kernels removed; fails
 /// only when something outside functions (a variable) is unsupported.
 llvm::FailureOr<llvm::SmallVector<std::string>>
-removeUnsupportedKernels(mlir::ModuleOp module);
+removeUnsupportedKernels(mlir::ModuleOp module,
+                         llvm::StringRef target = "amdgpu");
 
 /// Whether `name` is one of the CUDA runtime's device functions (malloc,
 /// free, vprintf, __assertfail) that modules declare `.extern` and the

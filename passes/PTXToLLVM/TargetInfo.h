@@ -49,6 +49,13 @@ public:
                                          SReg reg, char dim,
                                          mlir::Type type) const = 0;
   /// `bar.sync id` for the whole CTA, with CTA-scope memory ordering.
+  /// `%envreg<index>` (32 bits): values the driver sets up for the kernel;
+  /// null where the target has none (the caller reports it).
+  virtual mlir::Value readEnvironmentRegister(mlir::OpBuilder &b,
+                                              mlir::Location loc,
+                                              int64_t index) const {
+    return {};
+  }
   /// A 64-bit count of the processor's clock cycles (%clock64).
   virtual mlir::Value readCycleCounter(mlir::OpBuilder &b,
                                        mlir::Location loc) const = 0;

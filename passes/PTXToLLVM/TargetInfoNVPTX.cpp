@@ -82,6 +82,17 @@ public:
     }
   }
 
+  Value readEnvironmentRegister(OpBuilder &b, Location loc,
+                                int64_t index) const override {
+    // NVVM has no intrinsic for them: the instruction itself.
+    std::string text = "mov.u32 $0, %envreg" + std::to_string(index) + ";";
+    return LLVM::InlineAsmOp::create(
+               b, loc, b.getI32Type(), ValueRange{}, text, "=r",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+        .getResult(0);
+  }
+
   Value readCycleCounter(OpBuilder &b, Location loc) const override {
     return NVVM::Clock64Op::create(b, loc, b.getI64Type());
   }
