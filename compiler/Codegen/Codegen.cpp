@@ -179,9 +179,11 @@ createTargetMachine(const llvm::Triple &triple, const codegen::Options &opts,
   if (!target)
     return nullptr;
   llvm::TargetOptions targetOptions;
+  // NVPTX: PTX ISA 8.3 (CUDA 12.3 drivers and later), for 128-bit atomics.
+  std::string features = opts.target == "nvptx" ? "+ptx83" : "";
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, opts.chip, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      triple, opts.chip, features, targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!tm)
     error = "no target machine for " + opts.chip;
   return tm;
