@@ -28,6 +28,9 @@ class Backend {
 public:
   virtual ~Backend() = default;
   virtual const char *name() const = 0;
+  /// Whether the handles this backend makes are the real driver's own (cuda)
+  /// rather than objects of the shim that the driver cannot know (hip).
+  virtual bool makesDriverHandles() const = 0;
 
   /// The cache target and processor of the current device: ("nvptx",
   /// "sm_90"), ("amdgpu", "gfx1100").

@@ -163,6 +163,47 @@ constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
   X(cuOccupancyAvailableDynamicSMemPerBlock, (size_t *bytes, CUfunction f,     \
     int blocks, int blockSize), (bytes, f, blocks, blockSize), f)
 
+/// Entry points that take a module or function handle but that the backends
+/// do not implement (legacy launches, texture references, graph kernel
+/// nodes): forwarded, except for handles a backend owns that the driver
+/// cannot know (the hip backend's), which get CUDA_ERROR_NOT_SUPPORTED.
+/// X(name, (parameters), (arguments), handle expression). The graph calls'
+/// parameter structs begin with the function.
+#define ZLUDA_SHIM_GUARDED(X)                                                  \
+  X(cuModuleGetGlobal, (unsigned *p, unsigned *bytes, CUmodule m,              \
+    const char *name), (p, bytes, m, name), m)                                 \
+  X(cuModuleGetTexRef, (void **ref, CUmodule m, const char *name),             \
+    (ref, m, name), m)                                                         \
+  X(cuModuleGetSurfRef, (void **ref, CUmodule m, const char *name),            \
+    (ref, m, name), m)                                                         \
+  X(cuLaunch, (CUfunction f), (f), f)                                          \
+  X(cuLaunchGrid, (CUfunction f, int w, int h), (f, w, h), f)                  \
+  X(cuLaunchGridAsync, (CUfunction f, int w, int h, CUstream s),               \
+    (f, w, h, s), f)                                                           \
+  X(cuFuncSetBlockShape, (CUfunction f, int x, int y, int z), (f, x, y, z), f) \
+  X(cuFuncSetSharedSize, (CUfunction f, unsigned bytes), (f, bytes), f)        \
+  X(cuParamSetSize, (CUfunction f, unsigned n), (f, n), f)                     \
+  X(cuParamSeti, (CUfunction f, int off, unsigned v), (f, off, v), f)          \
+  X(cuParamSetf, (CUfunction f, int off, float v), (f, off, v), f)             \
+  X(cuParamSetv, (CUfunction f, int off, void *p, unsigned n),                 \
+    (f, off, p, n), f)                                                         \
+  X(cuGraphAddKernelNode, (void **node, void *graph, const void *deps,         \
+    size_t n, const CUfunction *params), (node, graph, deps, n, params),       \
+    params ? *params : nullptr)                                                \
+  X(cuGraphAddKernelNode_v2, (void **node, void *graph, const void *deps,      \
+    size_t n, const CUfunction *params), (node, graph, deps, n, params),       \
+    params ? *params : nullptr)                                                \
+  X(cuGraphKernelNodeSetParams, (void *node, const CUfunction *params),        \
+    (node, params), params ? *params : nullptr)                                \
+  X(cuGraphKernelNodeSetParams_v2, (void *node, const CUfunction *params),     \
+    (node, params), params ? *params : nullptr)                                \
+  X(cuGraphExecKernelNodeSetParams, (void *exec, void *node,                   \
+    const CUfunction *params), (exec, node, params),                           \
+    params ? *params : nullptr)                                                \
+  X(cuGraphExecKernelNodeSetParams_v2, (void *exec, void *node,                \
+    const CUfunction *params), (exec, node, params),                           \
+    params ? *params : nullptr)
+
 /// Driver entry points the shim calls but does not serve.
 #define ZLUDA_SHIM_USED(X)                                                     \
   X(cuGetProcAddress, (const char *sym, void **pfn, int version,               \

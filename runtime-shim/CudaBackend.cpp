@@ -20,6 +20,7 @@ public:
       : real(driver), registry(registry) {}
 
   const char *name() const override { return "cuda"; }
+  bool makesDriverHandles() const override { return true; }
 
   CUresult deviceTarget(std::string &target, std::string &chip) override {
     CUdevice dev = 0;

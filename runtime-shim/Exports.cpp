@@ -139,6 +139,7 @@ extern "C" {
   }
 ZLUDA_SHIM_LOADS(ZLUDA_SHIM_EXPORT)
 ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_EXPORT)
+ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_EXPORT)
 #undef ZLUDA_SHIM_EXPORT
 
 __attribute__((visibility("default"))) CUresult
@@ -174,6 +175,7 @@ __attribute__((constructor)) void initialize() {
   registerServed(g, #name, reinterpret_cast<void *>(&::name));
   ZLUDA_SHIM_LOADS(ZLUDA_SHIM_REGISTER)
   ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_REGISTER)
+  ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_REGISTER)
 #undef ZLUDA_SHIM_REGISTER
   registerServed(g, "cuGetProcAddress",
                  reinterpret_cast<void *>(&::cuGetProcAddress));

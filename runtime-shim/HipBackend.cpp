@@ -91,6 +91,7 @@ public:
       : hip(api), registry(registry) {}
 
   const char *name() const override { return "hip"; }
+  bool makesDriverHandles() const override { return false; }
 
   CUresult deviceTarget(std::string &target, std::string &chip) override {
     int dev = 0;

@@ -23,6 +23,7 @@ bool RealDriver::open(const std::string &file, std::string &error) {
   name = reinterpret_cast<CUresult(*) params>(symbol(#name));
   ZLUDA_SHIM_LOADS(ZLUDA_SHIM_LOOKUP)
   ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_LOOKUP)
+  ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_LOOKUP)
   ZLUDA_SHIM_USED(ZLUDA_SHIM_LOOKUP)
 #undef ZLUDA_SHIM_LOOKUP
   return true;

@@ -316,3 +316,19 @@ CUresult Shim::cuLibraryLoadFromFile(CUlibrary *l, const char *fname,
   }
 ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_ROUTE)
 #undef ZLUDA_SHIM_ROUTE
+
+// Calls the backends do not implement: the driver's, unless the handle is a
+// backend object the driver cannot know.
+#define ZLUDA_SHIM_GUARD(fn, params, args, handle)                             \
+  CUresult Shim::fn params {                                                   \
+    Backend *b = backendPtr.load(std::memory_order_acquire);                   \
+    const void *shimHandle = handle;                                           \
+    if (b && !b->makesDriverHandles() && registry.owns(shimHandle)) {          \
+      log(std::string(#fn) + " on a " + b->name() +                            \
+          " backend handle: not supported");                                   \
+      return CUDA_ERROR_NOT_SUPPORTED;                                         \
+    }                                                                          \
+    return real.fn ? real.fn args : CUDA_ERROR_NOT_SUPPORTED;                  \
+  }
+ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_GUARD)
+#undef ZLUDA_SHIM_GUARD

@@ -219,6 +219,11 @@ TEST_CASE("cuda backend: a hit loads the cache's build, a miss the original",
   REQUIRE(shim->cuModuleGetFunction(&g, original, "j") == CUDA_SUCCESS);
   CHECK_FALSE(shim->handles().owns(g));
 
+  // The cuda backend's handles are the driver's: legacy calls go through.
+  take();
+  REQUIRE(shim->cuLaunch(f) == CUDA_SUCCESS);
+  CHECK(take() == "cuLaunch function k\n");
+
   REQUIRE(shim->cuModuleUnload(served) == CUDA_SUCCESS);
   CHECK_FALSE(shim->handles().owns(served));
   take();
@@ -354,6 +359,15 @@ TEST_CASE("hip backend: gcnArchName, handles, launches", "[shim]") {
   REQUIRE(shim->cuFuncGetAttribute(&w, 0, theirFunction) == CUDA_SUCCESS);
   CHECK(w == 1024);
   CHECK(take() == "cuFuncGetAttribute 0 function j\n");
+
+  // Calls the backends do not implement: refused on a hip object (the
+  // driver underneath cannot know it), forwarded otherwise.
+  CHECK(shim->cuLaunch(f) == CUDA_ERROR_NOT_SUPPORTED);
+  CHECK(take().empty());
+  CHECK(fx.log().find("cuLaunch on a hip backend handle: not supported") !=
+        std::string::npos);
+  REQUIRE(shim->cuLaunch(theirFunction) == CUDA_SUCCESS);
+  CHECK(take() == "cuLaunch function j\n");
 
   REQUIRE(shim->cuLibraryUnload(lib) == CUDA_SUCCESS);
   CHECK(take() == "hipModuleUnload hip-module\n");

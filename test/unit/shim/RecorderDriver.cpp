@@ -155,6 +155,10 @@ int cuLaunchKernel_ptsz(void *f, unsigned gx, unsigned, unsigned, unsigned bx,
          " block " + std::to_string(bx));
   return 0;
 }
+int cuLaunch(void *f) {
+  record("cuLaunch " + nameOf(f));
+  return 0;
+}
 int cuFuncGetAttribute(int *v, int a, void *f) {
   record("cuFuncGetAttribute " + std::to_string(a) + " " + nameOf(f));
   *v = 1024;
