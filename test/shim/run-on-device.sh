@@ -75,6 +75,15 @@ while read -r name exe args; do
     "$(awk "BEGIN{print $t2 - $t1}")" "$served/$images" "${msmb:--}" \
     "$fallback" | tee -a "$OUT/table.txt"
 done < programs.txt
+# Totals: programs whose exit code matched with every module served, how
+# many of those printed the same (modulo timings/order), and the rest.
+awk 'NR > 1 && $2 ~ /^[0-9]+$/ {
+  n++; split($7, sv, "/");
+  if ($2 == $3 && sv[1] == sv[2] && sv[2] > 0) { ok++; if ($4 != "DIFFERENT") same++ }
+  else if ($9 == $2) fb++; else bad++ }
+  END { printf "total: %d programs, %d served with the native exit code (%d with the same output), %d fell back, %d failed\n", n, ok, same, fb, bad }' \
+  "$OUT/table.txt" | tee -a "$OUT/table.txt"
+
 # Everything in one file (the device returns few files).
 for f in "$WORK"/logs/* "$WORK"/output/*; do
   echo "=== ${f#"$WORK"/}"
