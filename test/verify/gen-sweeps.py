@@ -289,6 +289,23 @@ SWEEPS = {
                 "  bar.red.and.pred %p5, 0, !%p3;\n"
                 "  selp.u32 %r10, 1, 0, %p4;\n  selp.u32 %r12, 2, 0, %p5;\n"
                 "  or.b32 %r10, %r10, %r12;"),
+    # Contended atomics: the 256 threads of a block on 8 shared words (32
+    # threads each), then every thread reads its word's final value, which
+    # is the same whatever the order (commutative operations; inc/dec wrap
+    # at a common limit).
+    **{f"atom_shared_contended_{op.replace('.', '_')}": (
+        ".shared .align 4 .b8 slots[32];",
+        "  and.b32 %r11, %r4, 7;\n  mul.wide.u32 %rd13, %r11, 4;\n"
+        "  mov.u64 %rd12, slots;\n  add.s64 %rd12, %rd12, %rd13;\n"
+        f"  setp.lt.u32 %p2, %r4, 8;\n  @%p2 st.shared.u32 [%rd12], {init};\n"
+        "  bar.sync 0;\n"
+        f"  atom.shared.{op} %r14, [%rd12], {arg};\n"
+        "  bar.sync 0;\n  ld.shared.u32 %r9, [%rd12];")
+       for op, init, arg in [("add.u32", 0, "%r6"), ("min.u32", -1, "%r6"),
+                             ("max.s32", -2147483648, "%r6"),
+                             ("and.b32", -1, "%r6"), ("or.b32", 0, "%r6"),
+                             ("xor.b32", 0, "%r6"), ("inc.u32", 0, 9),
+                             ("dec.u32", 0, 9)]},
     "barrier_red_popc": ("  and.b32 %r11, %r7, 1;\n  setp.eq.u32 %p2, %r11, 0;\n"
                          "  barrier.red.popc.u32 %r9, 0, %p2;"),
     # Warp matches: values with collisions (a & 3, b & 1), a itself (equal
