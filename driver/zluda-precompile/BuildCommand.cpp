@@ -34,6 +34,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -737,5 +738,33 @@ int driver::runCacheList(const std::string &dir) {
                e.meta.target, e.meta.chip, e.object.size(),
                e.meta.kernels.size(), e.meta.missingKernels.size());
   }
+  return 0;
+}
+
+int driver::runCachePrune(const std::string &dir) {
+  cache::Cache store(dir);
+  std::string current(cache::compilerVersion());
+  unsigned kept = 0, removed = 0;
+  uint64_t freed = 0;
+  for (const std::string &key : store.keys()) {
+    cache::Entry e;
+    std::string error;
+    cache::ReadStatus rs = store.read(key, e, error);
+    if (rs == cache::ReadStatus::ok && e.meta.compilerVersion == current) {
+      ++kept;
+      continue;
+    }
+    // Another compiler's entry (no key of this one can reach it) or a
+    // corrupt one.
+    std::error_code ec;
+    uint64_t size = std::filesystem::file_size(store.entryPath(key), ec);
+    store.remove(key);
+    ++removed;
+    freed += ec ? 0 : size;
+  }
+  store.removeStaleTemporaries(3600); // as build does: not a running write
+  fmt::print("{} entries kept, {} removed ({:.1f} MB): entries of other "
+             "compiler versions and corrupt ones\n",
+             kept, removed, double(freed) / (1 << 20));
   return 0;
 }

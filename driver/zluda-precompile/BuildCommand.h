@@ -34,6 +34,11 @@ int runCacheVerify(const std::string &dir, bool removeCorrupt);
 /// `zluda-precompile cache list DIR`: one line per entry.
 int runCacheList(const std::string &dir);
 
+/// `zluda-precompile cache prune DIR`: removes the entries no key of this
+/// compiler can reach (other compiler versions), the corrupt ones and left-
+/// over temporary files.
+int runCachePrune(const std::string &dir);
+
 } // namespace zluda::driver
 
 #endif // ZLUDA_DRIVER_BUILDCOMMAND_H

@@ -310,6 +310,10 @@ int main(int argc, char **argv) {
   CLI::App *cacheListCmd =
       cacheCmd->add_subcommand("list", "One line per entry");
   cacheListCmd->add_option("dir", cacheDir, "Cache directory")->required();
+  CLI::App *cachePruneCmd = cacheCmd->add_subcommand(
+      "prune", "Remove the entries of other compiler versions and the corrupt "
+               "ones");
+  cachePruneCmd->add_option("dir", cacheDir, "Cache directory")->required();
 
   zluda::driver::ListOptions list;
   CLI::App *listCmd = app.add_subcommand(
@@ -376,6 +380,8 @@ int main(int argc, char **argv) {
     return zluda::driver::runCacheVerify(cacheDir, removeCorrupt);
   if (cacheListCmd->parsed())
     return zluda::driver::runCacheList(cacheDir);
+  if (cachePruneCmd->parsed())
+    return zluda::driver::runCachePrune(cacheDir);
   if (*extractCmd)
     return zluda::driver::runExtract(extract);
   if (*runCmd)
