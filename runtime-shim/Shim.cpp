@@ -137,7 +137,9 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   };
   if (!image.hasPTX)
     return outcome("not served: " + image.problem);
-  head += " ptx-sha256=" + cache::Sha256::hex(image.ptx).substr(0, 16);
+  // Hashed once: for the log and the key.
+  std::string ptxSha256 = cache::Sha256::hex(image.ptx);
+  head += " ptx-sha256=" + ptxSha256.substr(0, 16);
   if (!store)
     return outcome("miss: no cache");
   Backend *b = getBackend();
@@ -146,7 +148,7 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   std::string target, chip;
   if (b->deviceTarget(target, chip) != CUDA_SUCCESS)
     return outcome("miss: the device's processor is unknown");
-  std::string key = cache::moduleKey(image.ptx, target, chip);
+  std::string key = cache::moduleKeyOfPtxHash(ptxSha256, target, chip);
   head += " " + target + ":" + chip + " key=" + key.substr(0, 16);
   std::string error;
   switch (store->read(key, entry, error)) {

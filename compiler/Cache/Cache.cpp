@@ -105,7 +105,8 @@ std::string zluda::cache::computeKey(const KeyInputs &in) {
   auto field = [&](std::string_view name, std::string_view value) {
     text.append(name).append("=").append(oneLine(value)).append("\n");
   };
-  field("ptx-sha256", Sha256::hex(in.ptx));
+  field("ptx-sha256",
+        in.ptxSha256.empty() ? Sha256::hex(in.ptx) : in.ptxSha256);
   field("target", in.target);
   field("chip", in.chip);
   field("features", in.features);
@@ -127,8 +128,15 @@ std::string zluda::cache::moduleKey(std::string_view ptx,
                                     std::string_view target,
                                     std::string_view chip,
                                     unsigned codeObjectVersion) {
+  return moduleKeyOfPtxHash(Sha256::hex(ptx), target, chip, codeObjectVersion);
+}
+
+std::string zluda::cache::moduleKeyOfPtxHash(std::string_view ptxSha256,
+                                             std::string_view target,
+                                             std::string_view chip,
+                                             unsigned codeObjectVersion) {
   KeyInputs key;
-  key.ptx = ptx;
+  key.ptxSha256 = std::string(ptxSha256);
   key.target = std::string(target);
   key.chip = std::string(chip);
   key.codeObjectVersion =

@@ -28,6 +28,7 @@ namespace zluda::cache {
 /// or machine facts.
 struct KeyInputs {
   std::string_view ptx;           // the exact PTX text
+  std::string ptxSha256;          // its SHA-256 (hex), if already known
   std::string target = "amdgpu";  // or "nvptx"
   std::string chip;               // gfx1100, sm_90, ...
   std::string features;           // target features, "" for the default
@@ -52,6 +53,13 @@ unsigned defaultCodeObjectVersion(std::string_view chip);
 /// `codeObjectVersion` 0 means the default for `chip`.
 std::string moduleKey(std::string_view ptx, std::string_view target,
                       std::string_view chip, unsigned codeObjectVersion = 0);
+
+/// moduleKey for a PTX text whose SHA-256 (hex) the caller already has
+/// (build deduplicates by it, the shim logs it): the same key, without
+/// hashing the text again.
+std::string moduleKeyOfPtxHash(std::string_view ptxSha256,
+                               std::string_view target, std::string_view chip,
+                               unsigned codeObjectVersion = 0);
 
 /// What an entry records besides the code object.
 struct EntryMeta {

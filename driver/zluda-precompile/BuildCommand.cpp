@@ -487,8 +487,8 @@ int driver::runBuild(const BuildOptions &opts) {
       j.chip = chip.str();
       j.codeObject = codegen::codeObjectVersionFor(chip, opts.codeObject);
       // The shim computes the same key from the same library.
-      j.key =
-          cache::moduleKey(modules[i].text, opts.target, j.chip, j.codeObject);
+      j.key = cache::moduleKeyOfPtxHash(modules[i].sha256, opts.target, j.chip,
+                                        j.codeObject);
       jobs.push_back(std::move(j));
     }
   std::vector<size_t> order(jobs.size());

@@ -98,6 +98,15 @@ TEST_CASE("cache keys depend on everything that changes code", "[cache]") {
   CHECK(k ==
         "cc1dab08c48fdb7f336833534ba873c44988ef59ecfe4c81a25cde9f35edd0a2");
   CHECK(compilerVersion().find("zluda-precompile") == 0);
+  // A known PTX hash gives the key of the text.
+  KeyInputs hashed = base;
+  hashed.ptx = "";
+  hashed.ptxSha256 = Sha256::hex(base.ptx);
+  CHECK(computeKey(hashed) == k);
+  CHECK(moduleKeyOfPtxHash(Sha256::hex(base.ptx), "amdgpu", "gfx1100") ==
+        moduleKey(base.ptx, "amdgpu", "gfx1100"));
+  CHECK(moduleKeyOfPtxHash(Sha256::hex(base.ptx), "nvptx", "sm_90") ==
+        moduleKey(base.ptx, "nvptx", "sm_90"));
 }
 
 TEST_CASE("cache entries round-trip and every corruption is detected",
