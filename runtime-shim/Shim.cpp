@@ -250,20 +250,26 @@ CUresult Shim::cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
       });
 }
 
-CUresult Shim::cuModuleLoad(CUmodule *m, const char *fname) {
-  auto original = [&] {
-    return real.cuModuleLoad ? real.cuModuleLoad(m, fname)
-                             : CUDA_ERROR_FILE_NOT_FOUND;
-  };
+template <typename Serve, typename Fallback>
+CUresult Shim::loadFile(const char *api, const char *fname, Serve serve,
+                        Fallback fallback) {
+  // An unreadable file is the driver's to report.
   std::string bytes;
   if (!fname || !readWholeFile(fname, bytes))
-    return original();
-  return load(
-      "cuModuleLoad", bytes.data(), bytes.size(),
+    return fallback();
+  return load(api, bytes.data(), bytes.size(), serve, fallback);
+}
+
+CUresult Shim::cuModuleLoad(CUmodule *m, const char *fname) {
+  return loadFile(
+      "cuModuleLoad", fname,
       [&](cache::Entry &e) {
         return backend->loadModule(m, e.object, e.meta.kernels);
       },
-      original);
+      [&] {
+        return real.cuModuleLoad ? real.cuModuleLoad(m, fname)
+                                 : CUDA_ERROR_FILE_NOT_FOUND;
+      });
 }
 
 CUresult Shim::cuLibraryLoadData(CUlibrary *l, const void *code,
@@ -286,21 +292,18 @@ CUresult Shim::cuLibraryLoadFromFile(CUlibrary *l, const char *fname,
                                      CUjit_option *jo, void **jv, unsigned nj,
                                      CUlibraryOption *lo, void **lv,
                                      unsigned nl) {
-  auto original = [&] {
-    return real.cuLibraryLoadFromFile
-               ? real.cuLibraryLoadFromFile(l, fname, jo, jv, nj, lo, lv, nl)
-               : CUDA_ERROR_FILE_NOT_FOUND;
-  };
-  std::string bytes;
-  if (!fname || !readWholeFile(fname, bytes))
-    return original();
-  return load(
-      "cuLibraryLoadFromFile", bytes.data(), bytes.size(),
+  return loadFile(
+      "cuLibraryLoadFromFile", fname,
       [&](cache::Entry &e) {
         return backend->loadLibrary(l, e.object, e.meta.kernels, jo, jv, nj, lo,
                                     lv, nl);
       },
-      original);
+      [&] {
+        return real.cuLibraryLoadFromFile
+                   ? real.cuLibraryLoadFromFile(l, fname, jo, jv, nj, lo, lv,
+                                                nl)
+                   : CUDA_ERROR_FILE_NOT_FOUND;
+      });
 }
 
 // Routed calls: the backend for handles it made, the real driver otherwise.

@@ -86,6 +86,11 @@ private:
   template <typename Serve, typename Fallback>
   CUresult load(const char *api, const void *image, size_t size, Serve serve,
                 Fallback fallback);
+  /// A load from a file: its bytes through `load`; an unreadable file falls
+  /// back to the driver's own call, which reports it.
+  template <typename Serve, typename Fallback>
+  CUresult loadFile(const char *api, const char *fname, Serve serve,
+                    Fallback fallback);
   /// After a served load: a backend failure falls back like a miss.
   Decision afterServe(const char *api, CUresult result);
   Backend *getBackend();

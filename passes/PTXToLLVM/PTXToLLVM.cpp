@@ -486,18 +486,20 @@ std::string unsupportedReason(Operation *op, StringRef target) {
     return text;
   auto has = [&](Flag f) { return hasFlag(mods, f); };
   // Modifiers not lowered yet.
-  bool onlyGl = name == "membar" && mods.getExtras() &&
+  // The extras lowered: membar.gl, and griddepcontrol's mode.
+  bool extrasOk =
+      name == "griddepcontrol"
+          ? griddepMode(mods).has_value()
+          : name == "membar" && mods.getExtras() &&
                 mods.getExtras().size() == 1 &&
                 cast<StringAttr>(mods.getExtras()[0]).getValue() == "gl";
-  if (name == "griddepcontrol")
-    onlyGl = griddepMode(mods).has_value(); // its one extra is its mode
   bool carryOk = name == "add" || name == "sub" || name == "mad" ||
                  name == "addc" || name == "subc" || name == "madc";
   std::optional<RoundingMode> rnd = mods.getRounding();
   bool directedOk =
       directedMode(rnd) && mods.getType() &&
       hasDirectedArith(name, semanticType(op->getContext(), *mods.getType()));
-  if ((has(Flag::cc) && !carryOk) || (mods.getExtras() && !onlyGl) ||
+  if ((has(Flag::cc) && !carryOk) || (mods.getExtras() && !extrasOk) ||
       (rnd && *rnd != RoundingMode::rn && name != "cvt" && !directedOk) ||
       has(Flag::NaN) || has(Flag::xorsign) || has(Flag::relu))
     return text;
