@@ -2509,7 +2509,7 @@ constexpr Fp8Format e5m2Format{2, 15, 30, 0x7b, 0x7f};
 
 /// One f32 to an FP8 code (i32 holding the byte), rounding to nearest even
 /// and saturating to the largest finite value (.satfinite, infinities too);
-/// NaN gives the format's NaN with the sign.
+/// NaN gives the format's positive NaN (0x7f), as NVIDIA does.
 Value f32ToFp8(OpBuilder &b, Location loc, Value x, const Fp8Format &f) {
   Type i32 = b.getI32Type(), f32 = b.getF32Type();
   auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
@@ -2554,12 +2554,13 @@ Value f32ToFp8(OpBuilder &b, Location loc, Value x, const Fp8Format &f) {
   code = LLVM::SelectOp::create(b, loc, big, c(f.maxCode), code);
   Value isNaN =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, mag, maxF32);
-  code = LLVM::SelectOp::create(b, loc, isNaN, c(f.nanCode), code);
-  return LLVM::OrOp::create(b, loc, code, sign);
+  return LLVM::SelectOp::create(b, loc, isNaN, c(f.nanCode),
+                                LLVM::OrOp::create(b, loc, code, sign));
 }
 
-/// One FP8 code (i32 holding the byte) to f16 bits (i32), exactly; NaN gives
-/// f16's all-ones NaN.
+/// One FP8 code (i32 holding the byte) to f16 bits (i32), exactly; any NaN
+/// gives f16's canonical NaN 0x7fff (sign and payload dropped, as NVIDIA
+/// does).
 Value fp8ToF16(OpBuilder &b, Location loc, Value code, const Fp8Format &f) {
   Type i32 = b.getI32Type(), f32 = b.getF32Type();
   auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
@@ -2567,9 +2568,14 @@ Value fp8ToF16(OpBuilder &b, Location loc, Value code, const Fp8Format &f) {
       b, loc, LLVM::AndOp::create(b, loc, code, c(0x80)), c(8));
   Value mag = LLVM::AndOp::create(b, loc, code, c(0x7f));
   if (f.mantBits == 2) {
-    // e5m2 is the upper byte of an f16 (infinities and NaNs included).
-    return LLVM::OrOp::create(b, loc, sign,
-                              LLVM::ShlOp::create(b, loc, mag, c(8)));
+    // e5m2 is the upper byte of an f16 (infinities included); a NaN gives
+    // the canonical one.
+    Value isNaN =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, mag, c(0x7c));
+    return LLVM::SelectOp::create(
+        b, loc, isNaN, c(0x7fff),
+        LLVM::OrOp::create(b, loc, sign,
+                           LLVM::ShlOp::create(b, loc, mag, c(8))));
   }
   // e4m3: the value (mag as exponent|mantissa) times 2^(1-bias-mantBits)
   // for subnormals, or rebased bits for normals, through f32 (exact).
