@@ -449,9 +449,10 @@ std::string unsupportedReason(Operation *op, StringRef target) {
     case SReg::globaltimer_hi:
       return "";
     case SReg::envreg:
-      // The driver's values (the cooperative-launch grid workspace): NVIDIA's
-      // own registers on NVPTX; AMDGPU would need the runtime to pass them.
-      if (target == "nvptx")
+      // The driver's values: NVIDIA's own registers on NVPTX; on AMDGPU only
+      // the cooperative-launch grid workspace (%envreg1/2) has a meaning.
+      if (target == "nvptx" || sreg.getReg().getIndex() == 1 ||
+          sreg.getReg().getIndex() == 2)
         return "";
       [[fallthrough]];
     default:

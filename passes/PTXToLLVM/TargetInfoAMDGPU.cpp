@@ -114,6 +114,42 @@ public:
         .getResult(0);
   }
 
+  /// %envreg1 (high half) and %envreg2 (low half): the cooperative-launch
+  /// grid workspace, where cooperative groups' grid.sync keeps its arrival
+  /// word (at +4; a null address makes the kernel trap). NVIDIA's driver
+  /// sets one up per launch; here it is a zero-initialized global of the
+  /// module, which that barrier leaves as it found it (the blocks of one
+  /// barrier add 0x80000000 in all: the top bit flips, the rest returns).
+  /// Two cooperative kernels of one module running at the same time would
+  /// share it. Other indices have no meaning outside NVIDIA's driver.
+  Value readEnvironmentRegister(OpBuilder &b, Location loc,
+                                int64_t index) const override {
+    if (index != 1 && index != 2)
+      return Value();
+    constexpr StringLiteral name = "__zluda_grid_workspace";
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    Type type = LLVM::LLVMArrayType::get(b.getI64Type(), 2);
+    if (!SymbolTable::lookupSymbolIn(module, name)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto g = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/false,
+                                      LLVM::Linkage::Internal, name,
+                                      Attribute(), /*alignment=*/16, 1);
+      b.createBlock(&g.getInitializerRegion());
+      LLVM::ReturnOp::create(b, loc, LLVM::ZeroOp::create(b, loc, type));
+    }
+    Type i64 = b.getI64Type();
+    Value address = LLVM::PtrToIntOp::create(
+        b, loc, i64,
+        LLVM::AddressOfOp::create(
+            b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), name));
+    if (index == 1)
+      address = LLVM::LShrOp::create(b, loc, address,
+                                     LLVM::ConstantOp::create(b, loc, i64, 32));
+    return LLVM::TruncOp::create(b, loc, b.getI32Type(), address);
+  }
+
   Value readGlobalTimer(OpBuilder &b, Location loc) const override {
     // The real-time counter of RDNA GPUs runs at a constant 100 MHz: ten
     // nanoseconds a tick.
