@@ -4,6 +4,7 @@
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Cache/Cache.h"
 #include "compiler/Codegen/Printf.h"
+#include "compiler/Codegen/WideAtomics.h"
 
 #include "dialects/ptx/PTXOps.h"
 #include "passes/PTXToLLVM/PTXToLLVM.h"
@@ -387,6 +388,7 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
     if (auto err = linkDeviceLibs(*llvmModule, opts))
       return std::move(err);
     addControlConstants(*llvmModule, opts.chip, opts.codeObjectVersion);
+    codegen::expandWideAtomics(*llvmModule);
   }
   clock.mark("link-device-libs");
 

@@ -530,13 +530,13 @@ std::string unsupportedReason(Operation *op, StringRef target) {
       continue;
     if (packedInt)
       return text;
-    // 128-bit values: moves (packing and unpacking) everywhere; cas and
-    // exch atomics where the hardware has them (NVIDIA sm_90; AMDGPU has no
-    // 128-bit atomics).
+    // 128-bit values: moves (packing and unpacking), and cas and exch
+    // atomics (NVIDIA's instructions on sm_90; on AMDGPU, which has no
+    // 128-bit atomics, codegen makes them critical sections).
     if (t == TypeKind::b128 &&
-        (name == "mov" || (name == "atom" && target == "nvptx" &&
-                           (mods.getRedOp() == ReduceOp::cas ||
-                            mods.getRedOp() == ReduceOp::exch))))
+        (name == "mov" ||
+         (name == "atom" && (mods.getRedOp() == ReduceOp::cas ||
+                             mods.getRedOp() == ReduceOp::exch))))
       continue;
     if (packed || t == TypeKind::tf32 || t == TypeKind::e4m3 ||
         t == TypeKind::e5m2 || t == TypeKind::e4m3x2 || t == TypeKind::e5m2x2 ||
