@@ -276,6 +276,8 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "red",
                                         "bar.sync",
                                         "barrier.sync",
+                                        "bar.arrive",
+                                        "barrier.arrive",
                                         "membar",
                                         "fence",
                                         "shfl",
@@ -554,9 +556,6 @@ std::string unsupportedReason(Operation *op, StringRef target) {
         (directedMode(rnd) && !hasDirectedConvert(st, dt)))
       return text;
   }
-  if ((name == "bar.sync" || name == "barrier.sync") &&
-      op->getNumOperands() != 1)
-    return text + " with a thread count";
   if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
     return text;
   if ((name == "bar.red" || name == "barrier.red") && op->getNumOperands() != 2)
@@ -3051,10 +3050,180 @@ Results lowerBarRed(OpTy op, ValueRange args, ModifiersAttr mods,
   return one(r);
 }
 
-template <typename OpTy>
+/// Named barriers with a thread count (`bar.sync a, b`, `bar.arrive a, b`):
+/// the sixteen barriers of a CTA are words in shared memory, the arrivals in
+/// the low 16 bits and the phase in the high 16. A warp arrives as a whole
+/// and counts for 32 threads, as the hardware counts it: its first active
+/// lane moves the word with one compare-and-swap, adding 32, or, when that
+/// completes the count, clearing the arrivals and advancing the phase; a
+/// waiting warp's lane then spins until the phase moves on. Arrivals and
+/// phase change in one atomic step, so a warp arriving for the next phase
+/// before the current one is released is counted there. The words are
+/// zeroed at the entry of each kernel of the module (zeroNamedBarriers).
+constexpr StringLiteral namedBarrierWords = "__zluda_named_barriers";
+constexpr StringLiteral namedBarrierFunction = "__zluda_named_barrier";
+
+/// void __zluda_named_barrier(i32 id, i32 count, i1 wait), defined once per
+/// module, with its words.
+void defineNamedBarrier(OpBuilder &b, ModuleOp module, Location loc,
+                        const TargetInfo &target) {
+  if (SymbolTable::lookupSymbolIn(module, namedBarrierFunction))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
+  Type words = LLVM::LLVMArrayType::get(i32, 16);
+  b.setInsertionPointToStart(module.getBody());
+  auto g = LLVM::GlobalOp::create(b, loc, words, false, LLVM::Linkage::Internal,
+                                  namedBarrierWords, Attribute(), 4, 3);
+  b.createBlock(&g.getInitializerRegion());
+  LLVM::ReturnOp::create(b, loc, LLVM::PoisonOp::create(b, loc, words));
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto fnType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {i32, i32, i1});
+  auto fn = LLVM::LLVMFuncOp::create(b, loc, namedBarrierFunction, fnType,
+                                     LLVM::Linkage::Internal);
+  Region &body = fn.getBody();
+  Block *entry =
+      b.createBlock(&body, body.end(), {i32, i32, i1}, {loc, loc, loc});
+  Block *cas = b.createBlock(&body, body.end(), {i32}, {loc});
+  Block *arrived = b.createBlock(&body, body.end(), {i1, i32}, {loc, loc});
+  Block *spin = b.createBlock(&body, body.end(), {i32}, {loc});
+  Block *pause = b.createBlock(&body, body.end(), {i32}, {loc});
+  Block *join = b.createBlock(&body, body.end());
+  auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
+  StringRef cta = target.getSyncScope(MemScope::cta);
+  Value id = entry->getArgument(0), count = entry->getArgument(1),
+        wait = entry->getArgument(2);
+
+  // Every lane orders its accesses before the barrier; the warp converges;
+  // its first active lane arrives for it.
+  b.setInsertionPointToStart(entry);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, cta);
+  Value active = target.createActiveMask(b, loc);
+  target.createWarpBarrier(b, loc, active);
+  Value lane = target.getSpecialRegister(b, loc, SReg::laneid, 0, i32);
+  Value leader = LLVM::CountTrailingZerosOp::create(b, loc, i32, active, false);
+  Value word = LLVM::GEPOp::create(
+      b, loc, ptr3, words,
+      LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
+      ArrayRef<LLVM::GEPArg>{0, id});
+  Value first =
+      LLVM::LoadOp::create(b, loc, i32, word, 4, false, false, false, false,
+                           LLVM::AtomicOrdering::monotonic, cta);
+  Value isLeader =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, lane, leader);
+  LLVM::CondBrOp::create(b, loc, isLeader, cas, ValueRange{first}, join,
+                         ValueRange{});
+
+  // One step: add 32 arrivals, or complete (arrivals 0, next phase).
+  b.setInsertionPointToStart(cas);
+  Value old = cas->getArgument(0);
+  Value arrivals = LLVM::AddOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, old, c(0xffff)), c(32));
+  Value completes =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, arrivals, count);
+  Value phase = LLVM::AndOp::create(b, loc, old, c(int64_t(0xffff0000)));
+  Value next = LLVM::SelectOp::create(
+      b, loc, completes, LLVM::AddOp::create(b, loc, phase, c(0x10000)),
+      LLVM::AddOp::create(b, loc, old, c(32)));
+  auto swap = LLVM::AtomicCmpXchgOp::create(
+      b, loc, word, old, next, LLVM::AtomicOrdering::acq_rel,
+      LLVM::AtomicOrdering::monotonic, cta);
+  Value seen = LLVM::ExtractValueOp::create(b, loc, swap, 0);
+  Value done = LLVM::ExtractValueOp::create(b, loc, swap, 1);
+  LLVM::CondBrOp::create(b, loc, done, arrived, ValueRange{completes, phase},
+                         cas, ValueRange{seen});
+
+  // A waiting warp that did not complete the barrier waits for the phase.
+  b.setInsertionPointToStart(arrived);
+  Value mustWait =
+      LLVM::AndOp::create(b, loc, wait,
+                          LLVM::XOrOp::create(b, loc, arrived->getArgument(0),
+                                              constInt(b, loc, i1, 1)));
+  LLVM::CondBrOp::create(b, loc, mustWait, spin,
+                         ValueRange{arrived->getArgument(1)}, join,
+                         ValueRange{});
+  b.setInsertionPointToStart(spin);
+  Value now = LLVM::LoadOp::create(b, loc, i32, word, 4, false, false, false,
+                                   false, LLVM::AtomicOrdering::acquire, cta);
+  Value moved = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::ne,
+      LLVM::AndOp::create(b, loc, now, c(int64_t(0xffff0000))),
+      spin->getArgument(0));
+  LLVM::CondBrOp::create(b, loc, moved, join, ValueRange{}, pause,
+                         ValueRange{spin->getArgument(0)});
+  b.setInsertionPointToStart(pause);
+  target.createSleep(b, loc);
+  LLVM::BrOp::create(b, loc, ValueRange{pause->getArgument(0)}, spin);
+
+  // The warp converges again and every lane sees what the others wrote.
+  b.setInsertionPointToStart(join);
+  target.createWarpBarrier(b, loc, active);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, cta);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+/// Zeroes the named barriers' words at the entry of each kernel (shared
+/// memory starts undefined): every thread zeroes one word, chosen by its
+/// linear thread index (a counted barrier needs 32 threads or more), then
+/// the whole CTA synchronizes.
+void zeroNamedBarriers(ModuleOp module, ArrayRef<StringRef> kernels,
+                       const TargetInfo &target) {
+  if (!SymbolTable::lookupSymbolIn(module, namedBarrierWords))
+    return;
+  OpBuilder b(module.getContext());
+  Type i32 = b.getI32Type();
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  for (StringRef name : kernels) {
+    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!fn || fn.getBody().empty())
+      continue;
+    b.setInsertionPointToStart(&fn.getBody().front());
+    Location loc = fn.getLoc();
+    auto reg = [&](SReg r, char dim) {
+      return target.getSpecialRegister(b, loc, r, dim, i32);
+    };
+    Value linear = LLVM::AddOp::create(
+        b, loc, reg(SReg::tid, 'x'),
+        LLVM::MulOp::create(
+            b, loc, reg(SReg::ntid, 'x'),
+            LLVM::AddOp::create(b, loc, reg(SReg::tid, 'y'),
+                                LLVM::MulOp::create(b, loc,
+                                                    reg(SReg::ntid, 'y'),
+                                                    reg(SReg::tid, 'z')))));
+    Value index =
+        LLVM::AndOp::create(b, loc, linear, constInt(b, loc, i32, 15));
+    Value word = LLVM::GEPOp::create(
+        b, loc, ptr3, LLVM::LLVMArrayType::get(i32, 16),
+        LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
+        ArrayRef<LLVM::GEPArg>{0, index});
+    LLVM::StoreOp::create(b, loc, constInt(b, loc, i32, 0), word, 4);
+    target.createBarrier(b, loc);
+  }
+}
+
+/// `bar.sync a` / `barrier.sync a` (the whole CTA), or with a thread count
+/// `b`, or `bar.arrive a, b` (`Arrive`), as a named barrier.
+template <typename OpTy, bool Arrive = false>
 Results lowerBarrier(OpTy op, ValueRange args, ModifiersAttr,
                      ConversionPatternRewriter &b, const Lowering &l) {
-  l.target.createBarrier(b, op.getLoc());
+  Location loc = op.getLoc();
+  if (args.size() == 1) {
+    l.target.createBarrier(b, loc);
+    return SmallVector<Value>{};
+  }
+  defineNamedBarrier(b, op->template getParentOfType<ModuleOp>(), loc,
+                     l.target);
+  Type i32 = b.getI32Type();
+  Value id = LLVM::AndOp::create(b, loc, castTo(b, loc, args[0], i32),
+                                 constInt(b, loc, i32, 15));
+  LLVM::CallOp::create(
+      b, loc, TypeRange{}, namedBarrierFunction,
+      ValueRange{id, castTo(b, loc, args[1], i32),
+                 constInt(b, loc, b.getI1Type(), Arrive ? 0 : 1)});
   return SmallVector<Value>{};
 }
 
@@ -3321,8 +3490,11 @@ struct ConvertPTXToLLVMPass
                           NVVM::NVVMDialect>();
     legal.addIllegalDialect<PTXDialect>();
     legal.addLegalOp<ModuleOp>();
+    SmallVector<StringRef> kernels;
+    module.walk([&](EntryOp e) { kernels.push_back(e.getSymName()); });
     if (failed(applyPartialConversion(module, legal, std::move(patterns))))
       return signalPassFailure();
+    zeroNamedBarriers(module, kernels, *target);
     module->removeAttr("ptx.module");
     module->removeAttr("ptx.pragmas");
     module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
@@ -3417,6 +3589,10 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<RedOp>(patterns, converter, l, lowerAtom<RedOp>);
   addInst<BarSyncOp>(patterns, converter, l, lowerBarrier<BarSyncOp>);
   addInst<BarrierSyncOp>(patterns, converter, l, lowerBarrier<BarrierSyncOp>);
+  addInst<BarArriveOp>(patterns, converter, l,
+                       lowerBarrier<BarArriveOp, /*Arrive=*/true>);
+  addInst<BarrierArriveOp>(patterns, converter, l,
+                           lowerBarrier<BarrierArriveOp, /*Arrive=*/true>);
   addInst<MembarOp>(patterns, converter, l, lowerFence<MembarOp>);
   addInst<FenceOp>(patterns, converter, l, lowerFence<FenceOp>);
   addInst<ShflOp>(patterns, converter, l, lowerShfl<ShflOp>);

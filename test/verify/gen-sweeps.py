@@ -289,6 +289,32 @@ SWEEPS = {
                 "  bar.red.and.pred %p5, 0, !%p3;\n"
                 "  selp.u32 %r10, 1, 0, %p4;\n  selp.u32 %r12, 2, 0, %p5;\n"
                 "  or.b32 %r10, %r10, %r12;"),
+    # Named barriers with thread counts (256 threads a block): warps 0-3
+    # produce (a, then b, into shared words) and arrive on barrier 1; warps
+    # 4-7 wait on it, read, and arrive on barrier 4, which the producers
+    # wait on before overwriting (two phases of each); then each half
+    # exchanges c among its 128 threads on barrier 2 or 3 (ids and counts
+    # in registers for one of them).
+    "bar_named_count": (
+        ".shared .align 4 .b8 nbuf[512];\n.shared .align 4 .b8 nbuf2[1024];",
+        "  mov.u64 %rd12, nbuf;\n  and.b32 %r11, %r4, 127;\n"
+        "  mul.wide.u32 %rd13, %r11, 4;\n  add.s64 %rd12, %rd12, %rd13;\n"
+        "  setp.lt.u32 %p2, %r4, 128;\n  @!%p2 bra NCONS;\n"
+        "  st.shared.u32 [%rd12], %r6;\n  bar.arrive 1, 256;\n"
+        "  bar.sync 4, 256;\n  st.shared.u32 [%rd12], %r7;\n"
+        "  barrier.arrive 1, 256;\n  mov.u32 %r9, %r6;\n  bra.uni NJOIN;\n"
+        "NCONS:\n  bar.sync 1, 256;\n  ld.shared.u32 %r12, [%rd12];\n"
+        "  bar.arrive 4, 256;\n  barrier.sync 1, 256;\n"
+        "  ld.shared.u32 %r13, [%rd12];\n  xor.b32 %r9, %r12, %r13;\n"
+        "  add.u32 %r9, %r9, %r6;\n"
+        "NJOIN:\n  mov.u64 %rd14, nbuf2;\n  mul.wide.u32 %rd13, %r4, 4;\n"
+        "  add.s64 %rd15, %rd14, %rd13;\n  st.shared.u32 [%rd15], %r8;\n"
+        "  add.u32 %r14, %r4, 32;\n  and.b32 %r14, %r14, 127;\n"
+        "  and.b32 %r15, %r4, 128;\n  or.b32 %r14, %r14, %r15;\n"
+        "  mov.u32 %r16, 3;\n  mov.u32 %r17, 128;\n"
+        "  @%p2 bar.sync 2, 128;\n  @!%p2 barrier.sync %r16, %r17;\n"
+        "  mul.wide.u32 %rd13, %r14, 4;\n  add.s64 %rd15, %rd14, %rd13;\n"
+        "  ld.shared.u32 %r10, [%rd15];"),
     # Contended atomics: the 256 threads of a block on 8 shared words (32
     # threads each), then every thread reads its word's final value, which
     # is the same whatever the order (commutative operations; inc/dec wrap
