@@ -11,9 +11,29 @@
 #include <sstream>
 
 TEST_CASE("the harness reads every case of a manifest", "[harness]") {
-  std::istringstream in("add_s32\n\nsub_s32\nshfl_up\n");
+  std::istringstream in("add_s32\n\nneg_s32 exhaustive\nshfl_up\n");
   CHECK(harness::readManifest(in) ==
-        std::vector<std::string>{"add_s32", "sub_s32", "shfl_up"});
+        std::vector<harness::Case>{
+            {"add_s32", false}, {"neg_s32", true}, {"shfl_up", false}});
+}
+
+TEST_CASE("exhaustive sweeps cover all 2^32 values of a in chunks",
+          "[harness]") {
+  for (uint64_t chunk : {uint64_t(1) << 24, uint64_t(3) << 28}) {
+    auto cs = harness::chunks(chunk);
+    uint64_t next = 0;
+    for (auto [base, size] : cs) {
+      CHECK(base == next);
+      CHECK(size > 0);
+      CHECK(size <= chunk);
+      next = base + size;
+    }
+    CHECK(next == uint64_t(1) << 32);
+  }
+  CHECK(harness::chunks(uint64_t(1) << 24).size() == 256);
+  CHECK(harness::describe(1, 2, 3, 4, 5) ==
+        "a=00000001 b=00000002 c=00000003: nvidia=0000000000000004 "
+        "ours=0000000000000005");
 }
 
 TEST_CASE("the harness inputs cover every edge triple, then random values",

@@ -9,11 +9,13 @@
 #ifndef ZLUDA_TEST_VERIFY_HARNESSLOGIC_H
 #define ZLUDA_TEST_VERIFY_HARNESSLOGIC_H
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <istream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace harness {
@@ -41,14 +43,31 @@ inline size_t gridSize() {
   return e * e * e;
 }
 
-/// The case names of a manifest: one a line, blank lines skipped.
-inline std::vector<std::string> readManifest(std::istream &in) {
-  std::vector<std::string> names;
+/// A case of the manifest: a family, and whether it is unary (its output
+/// depends on a alone), to be run over all 2^32 values of a.
+struct Case {
+  std::string name;
+  bool exhaustive = false;
+  bool operator==(const Case &o) const {
+    return name == o.name && exhaustive == o.exhaustive;
+  }
+};
+
+/// The cases of a manifest: one a line (`name` or `name exhaustive`), blank
+/// lines skipped.
+inline std::vector<Case> readManifest(std::istream &in) {
+  std::vector<Case> cases;
   std::string line;
-  while (std::getline(in, line))
-    if (!line.empty())
-      names.push_back(line);
-  return names;
+  while (std::getline(in, line)) {
+    if (line.empty())
+      continue;
+    size_t space = line.find(' ');
+    Case c{line.substr(0, space), false};
+    if (space != std::string::npos)
+      c.exhaustive = line.substr(space + 1) == "exhaustive";
+    cases.push_back(c);
+  }
+  return cases;
 }
 
 inline uint64_t xorshift(uint64_t &s) {
@@ -90,6 +109,26 @@ struct Comparison {
   std::string first; ///< the first mismatching input and both outputs
 };
 
+/// One mismatching input and both outputs, as the table prints it.
+inline std::string describe(uint32_t a, uint32_t b, uint32_t c, uint64_t nvidia,
+                            uint64_t ours) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "a=%08x b=%08x c=%08x: nvidia=%016" PRIx64 " ours=%016" PRIx64,
+                a, b, c, nvidia, ours);
+  return buf;
+}
+
+/// The chunks of an exhaustive sweep: [base, base + size) covering all 2^32
+/// values of a, `chunk` at a time (the last one shorter if need be).
+inline std::vector<std::pair<uint64_t, uint64_t>> chunks(uint64_t chunk) {
+  std::vector<std::pair<uint64_t, uint64_t>> r;
+  const uint64_t all = uint64_t(1) << 32;
+  for (uint64_t base = 0; base < all; base += chunk)
+    r.emplace_back(base, std::min(chunk, all - base));
+  return r;
+}
+
 /// Bit-for-bit comparison of NVIDIA's outputs with ours.
 inline Comparison compare(const std::vector<uint32_t> &a,
                           const std::vector<uint32_t> &b,
@@ -100,14 +139,8 @@ inline Comparison compare(const std::vector<uint32_t> &a,
   for (size_t i = 0; i < nvidia.size() && i < ours.size(); ++i) {
     if (nvidia[i] == ours[i])
       continue;
-    if (r.mismatches++ == 0) {
-      char buf[256];
-      std::snprintf(buf, sizeof buf,
-                    "a=%08x b=%08x c=%08x: nvidia=%016" PRIx64
-                    " ours=%016" PRIx64,
-                    a[i], b[i], c[i], nvidia[i], ours[i]);
-      r.first = buf;
-    }
+    if (r.mismatches++ == 0)
+      r.first = describe(a[i], b[i], c[i], nvidia[i], ours[i]);
   }
   return r;
 }

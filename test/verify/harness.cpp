@@ -8,14 +8,17 @@
 //   c[i] (32-bit).
 // Inputs: every triple of a set of edge values (zeros, denormals, infinities,
 // NaNs with payloads, integer limits, values at rounding boundaries), then
-// random values. Outputs are poisoned before each run; every driver call is
-// checked.
+// random values; unary families (`exhaustive` in the manifest) instead run
+// over all 2^32 values of a, generated and compared on the GPU a chunk at a
+// time. Outputs are poisoned before each run; every driver call is checked.
+// Built as CUDA (nvcc -x cu) for the two helper kernels.
 //
 // Usage: harness SWEEP_DIR OURS_DIR [INPUTS]   (prints a table; exit 1 on any
 // mismatch or error)
 #include "HarnessLogic.h"
 
 #include <cuda.h>
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -50,6 +53,37 @@ std::string readFile(const std::string &path) {
   return ss.str();
 }
 
+#define CHECK_RT(call)                                                         \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
+                   #call, cudaGetErrorString(e_));                             \
+      std::exit(2);                                                            \
+    }                                                                          \
+  } while (0)
+
+/// a[i] = base + i: one chunk of an exhaustive sweep's inputs.
+__global__ void fillSequence(uint32_t *a, uint32_t base, uint32_t n) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    a[i] = base + i;
+}
+
+/// Counts the outputs that differ and keeps the smallest such index.
+__global__ void countDifferences(const unsigned long long *x,
+                                 const unsigned long long *y, uint32_t n,
+                                 unsigned long long *count,
+                                 unsigned long long *first) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && x[i] != y[i]) {
+    atomicAdd(count, 1ull);
+    atomicMin(first, static_cast<unsigned long long>(i));
+  }
+}
+
+constexpr uint32_t exhaustiveChunk = 1u << 24;
+
 struct Result {
   std::string name;
   size_t inputs = 0, mismatches = 0;
@@ -79,55 +113,128 @@ int main(int argc, char **argv) {
 
   std::vector<uint32_t> a(n), b(n), c(n);
   std::vector<uint64_t> outOrig(n), outOurs(n);
-  CUdeviceptr dA, dB, dC, dOut;
-  CHECK(cuMemAlloc(&dA, n * 4));
-  CHECK(cuMemAlloc(&dB, n * 4));
-  CHECK(cuMemAlloc(&dC, n * 4));
-  CHECK(cuMemAlloc(&dOut, n * 8));
+  size_t slots = std::max<size_t>(n, exhaustiveChunk);
+  CUdeviceptr dA, dB, dC, dOut, dOut2, dCount, dFirst;
+  CHECK(cuMemAlloc(&dA, slots * 4));
+  CHECK(cuMemAlloc(&dB, slots * 4));
+  CHECK(cuMemAlloc(&dC, slots * 4));
+  CHECK(cuMemAlloc(&dOut, slots * 8));
+  CHECK(cuMemAlloc(&dOut2, slots * 8));
+  CHECK(cuMemAlloc(&dCount, 8));
+  CHECK(cuMemAlloc(&dFirst, 8));
+
+  // The on-GPU comparison finds a difference planted at index 5.
+  {
+    unsigned long long zero = 0, none = ~0ull, found = 0, at = 0, one = 1;
+    CHECK(cuMemsetD8(dOut, 0, 1024 * 8));
+    CHECK(cuMemsetD8(dOut2, 0, 1024 * 8));
+    CHECK(cuMemcpyHtoD(dOut2 + 5 * 8, &one, 8));
+    CHECK(cuMemcpyHtoD(dCount, &zero, 8));
+    CHECK(cuMemcpyHtoD(dFirst, &none, 8));
+    countDifferences<<<4, 256>>>(
+        reinterpret_cast<unsigned long long *>(dOut),
+        reinterpret_cast<unsigned long long *>(dOut2), 1024,
+        reinterpret_cast<unsigned long long *>(dCount),
+        reinterpret_cast<unsigned long long *>(dFirst));
+    CHECK_RT(cudaGetLastError());
+    CHECK(cuCtxSynchronize());
+    CHECK(cuMemcpyDtoH(&found, dCount, 8));
+    CHECK(cuMemcpyDtoH(&at, dFirst, 8));
+    if (found != 1 || at != 5) {
+      std::fprintf(stderr, "self-check: the GPU comparison is broken\n");
+      return 2;
+    }
+  }
+
+  // Loads a module; "" or the reason it failed.
+  auto load = [](const std::string &path, CUfunction &fn,
+                 CUmodule &mod) -> std::string {
+    std::string text = readFile(path);
+    if (text.empty())
+      return "cannot read " + path;
+    CUresult lr = cuModuleLoadData(&mod, text.c_str());
+    if (lr != CUDA_SUCCESS) {
+      const char *s = nullptr;
+      cuGetErrorString(lr, &s);
+      return std::string("cuModuleLoadData(") + path + "): " + (s ? s : "?");
+    }
+    CHECK(cuModuleGetFunction(&fn, mod, "k"));
+    return "";
+  };
+  // Runs `fn` over `count` inputs into `out`, poisoned first.
+  auto launch = [&](CUfunction fn, CUdeviceptr out, size_t count) {
+    CHECK(cuMemsetD8(out, 0xAB, count * 8));
+    unsigned c32 = static_cast<unsigned>(count);
+    void *args[] = {&out, &dA, &dB, &dC, &c32};
+    CHECK(cuLaunchKernel(fn, static_cast<unsigned>((count + 255) / 256), 1, 1,
+                         256, 1, 1, 0, nullptr, args, nullptr));
+    CHECK(cuCtxSynchronize());
+  };
 
   std::vector<Result> results;
   std::ifstream manifest(sweeps + "/manifest");
-  for (const std::string &name : harness::readManifest(manifest)) {
+  for (const harness::Case &kase : harness::readManifest(manifest)) {
     Result r;
-    r.name = name;
-    harness::makeInputs(name, n, a, b, c);
-    CHECK(cuMemcpyHtoD(dA, a.data(), n * 4));
-    CHECK(cuMemcpyHtoD(dB, b.data(), n * 4));
-    CHECK(cuMemcpyHtoD(dC, c.data(), n * 4));
-
-    auto run = [&](const std::string &path,
-                   std::vector<uint64_t> &out) -> std::string {
-      std::string text = readFile(path);
-      if (text.empty())
-        return "cannot read " + path;
-      CUmodule mod;
-      CUresult lr = cuModuleLoadData(&mod, text.c_str());
-      if (lr != CUDA_SUCCESS) {
-        const char *s = nullptr;
-        cuGetErrorString(lr, &s);
-        return std::string("cuModuleLoadData(") + path + "): " + (s ? s : "?");
-      }
-      CUfunction fn;
-      CHECK(cuModuleGetFunction(&fn, mod, "k"));
-      CHECK(cuMemsetD8(dOut, 0xAB, n * 8)); // poison
-      unsigned count = static_cast<unsigned>(n);
-      void *args[] = {&dOut, &dA, &dB, &dC, &count};
-      CHECK(cuLaunchKernel(fn, static_cast<unsigned>((n + 255) / 256), 1, 1,
-                           256, 1, 1, 0, nullptr, args, nullptr));
-      CHECK(cuCtxSynchronize());
-      CHECK(cuMemcpyDtoH(out.data(), dOut, n * 8));
-      CHECK(cuModuleUnload(mod));
-      return "";
-    };
-    r.error = run(sweeps + "/" + name + ".ptx", outOrig);
+    r.name = kase.name;
+    CUmodule modOrig = nullptr, modOurs = nullptr;
+    CUfunction fnOrig, fnOurs;
+    r.error = load(sweeps + "/" + kase.name + ".ptx", fnOrig, modOrig);
     if (r.error.empty())
-      r.error = run(ours + "/" + name + ".ptx", outOurs);
-    if (r.error.empty()) {
+      r.error = load(ours + "/" + kase.name + ".ptx", fnOurs, modOurs);
+    if (r.error.empty() && !kase.exhaustive) {
+      harness::makeInputs(kase.name, n, a, b, c);
+      CHECK(cuMemcpyHtoD(dA, a.data(), n * 4));
+      CHECK(cuMemcpyHtoD(dB, b.data(), n * 4));
+      CHECK(cuMemcpyHtoD(dC, c.data(), n * 4));
+      launch(fnOrig, dOut, n);
+      CHECK(cuMemcpyDtoH(outOrig.data(), dOut, n * 8));
+      launch(fnOurs, dOut, n);
+      CHECK(cuMemcpyDtoH(outOurs.data(), dOut, n * 8));
       r.inputs = n;
       harness::Comparison cmp = harness::compare(a, b, c, outOrig, outOurs);
       r.mismatches = cmp.mismatches;
       r.first = cmp.first;
+    } else if (r.error.empty()) {
+      // All 2^32 values of a (b = c = 0), compared on the GPU.
+      CHECK(cuMemsetD32(dB, 0, exhaustiveChunk));
+      CHECK(cuMemsetD32(dC, 0, exhaustiveChunk));
+      for (auto [base, size] : harness::chunks(exhaustiveChunk)) {
+        uint32_t count = static_cast<uint32_t>(size);
+        unsigned blocks = (count + 255) / 256;
+        fillSequence<<<blocks, 256>>>(reinterpret_cast<uint32_t *>(dA),
+                                      static_cast<uint32_t>(base), count);
+        CHECK_RT(cudaGetLastError());
+        launch(fnOrig, dOut, size);
+        launch(fnOurs, dOut2, size);
+        unsigned long long zero = 0, none = ~0ull, found = 0, at = 0;
+        CHECK(cuMemcpyHtoD(dCount, &zero, 8));
+        CHECK(cuMemcpyHtoD(dFirst, &none, 8));
+        countDifferences<<<blocks, 256>>>(
+            reinterpret_cast<unsigned long long *>(dOut),
+            reinterpret_cast<unsigned long long *>(dOut2), count,
+            reinterpret_cast<unsigned long long *>(dCount),
+            reinterpret_cast<unsigned long long *>(dFirst));
+        CHECK_RT(cudaGetLastError());
+        CHECK(cuCtxSynchronize());
+        CHECK(cuMemcpyDtoH(&found, dCount, 8));
+        r.inputs += size;
+        if (!found)
+          continue;
+        if (!r.mismatches) {
+          CHECK(cuMemcpyDtoH(&at, dFirst, 8));
+          uint64_t nv = 0, us = 0;
+          CHECK(cuMemcpyDtoH(&nv, dOut + at * 8, 8));
+          CHECK(cuMemcpyDtoH(&us, dOut2 + at * 8, 8));
+          r.first =
+              harness::describe(static_cast<uint32_t>(base + at), 0, 0, nv, us);
+        }
+        r.mismatches += found;
+      }
     }
+    if (modOrig)
+      CHECK(cuModuleUnload(modOrig));
+    if (modOurs)
+      CHECK(cuModuleUnload(modOurs));
     results.push_back(r);
   }
 
