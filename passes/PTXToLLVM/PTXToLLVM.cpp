@@ -1380,7 +1380,8 @@ bool isApproxMath(StringRef name, ModifiersAttr mods) {
   if (name == "sin" || name == "cos" || name == "ex2" || name == "lg2" ||
       name == "rsqrt")
     return true;
-  return (name == "sqrt" || name == "div") && hasFlag(mods, Flag::approx);
+  return (name == "sqrt" || name == "div" || name == "rcp") &&
+         hasFlag(mods, Flag::approx);
 }
 
 Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
@@ -1416,9 +1417,11 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     }
   }
   if (isFloat) {
-    Value fast = t.isF32() && isApproxMath(name, mods)
-                     ? l.target.createApproxMath(b, loc, name, in)
-                     : Value();
+    // (f64 has only rcp.approx.ftz.)
+    Value fast =
+        (t.isF32() || (t.isF64() && name == "rcp")) && isApproxMath(name, mods)
+            ? l.target.createApproxMath(b, loc, name, in)
+            : Value();
     // add/sub/mul without a rounding modifier may be fused into an fma
     // (the PTX ISA leaves that to the code generator, and ptxas does it);
     // with `.rn` they are rounded separately.

@@ -160,6 +160,21 @@ public:
   Value createApproxMath(OpBuilder &b, Location loc, StringRef name,
                          ValueRange operands) const override {
     // The instructions themselves (non-.ftz forms: the lowering flushes).
+    // rcp.approx.f32 has no NVVM intrinsic but the .ftz one; f64 has only
+    // rcp.approx.ftz.f64.
+    if (name == "rcp") {
+      Type t = operands[0].getType();
+      if (t.isF64())
+        return LLVM::CallIntrinsicOp::create(
+                   b, loc, t, b.getStringAttr("llvm.nvvm.rcp.approx.ftz.d"),
+                   operands)
+            .getResult(0);
+      return LLVM::InlineAsmOp::create(
+                 b, loc, t, operands, "rcp.approx.f32 $0, $1;", "=f,f",
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+    }
     StringRef intrinsic = llvm::StringSwitch<StringRef>(name)
                               .Case("sin", "llvm.nvvm.sin.approx.f")
                               .Case("cos", "llvm.nvvm.cos.approx.f")

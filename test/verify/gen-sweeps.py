@@ -408,6 +408,9 @@ SWEEPS = {
     **{f"{o}_approx{z.replace('.', '_')}_f32": f1(f"{o}.approx{z}.f32")
        for o in ["sin", "cos", "ex2", "lg2", "rsqrt", "sqrt"] for z in ["", ".ftz"]},
     **{f"div_approx{z.replace('.', '_')}_f32": f(f"div.approx{z}.f32") for z in ["", ".ftz"]},
+    **{f"rcp_approx{z.replace('.', '_')}_f32": f1(f"rcp.approx{z}.f32") for z in ["", ".ftz"]},
+    "rcp_approx_ftz_f64": (F64_IN + "  rcp.approx.ftz.f64 %fd3, %fd1;\n"
+                           "  mov.b64 {%r9, %r10}, %fd3;"),
     **{f"{o}_{r}_f64": (F64_IN + f"  {o}.{r}.f64 %fd3, %fd1, %fd2;\n"
                         "  mov.b64 {%r9, %r10}, %fd3;")
        for o in ["add", "sub", "mul"] for r in ["rz", "rm", "rp"]},
