@@ -204,6 +204,29 @@ constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
     const CUfunction *params), (exec, node, params),                           \
     params ? *params : nullptr)
 
+/// Allocations, served to keep track of them for ZLUDA_SHIM_COMPARE:
+/// X(name, (parameters), (arguments), what to tell Compare on success).
+#define ZLUDA_SHIM_TRACKED(X)                                                  \
+  X(cuMemAlloc_v2, (CUdeviceptr *p, size_t bytes), (p, bytes),                 \
+    allocated(*p, bytes, false))                                               \
+  X(cuMemAllocPitch_v2, (CUdeviceptr *p, size_t *pitch, size_t width,          \
+    size_t height, unsigned element), (p, pitch, width, height, element),      \
+    allocated(*p, *pitch * height, false))                                     \
+  X(cuMemAllocManaged, (CUdeviceptr *p, size_t bytes, unsigned flags),         \
+    (p, bytes, flags), allocated(*p, bytes, false))                            \
+  X(cuMemAllocAsync, (CUdeviceptr *p, size_t bytes, CUstream s),               \
+    (p, bytes, s), allocated(*p, bytes, false))                                \
+  X(cuMemAllocAsync_ptsz, (CUdeviceptr *p, size_t bytes, CUstream s),          \
+    (p, bytes, s), allocated(*p, bytes, false))                                \
+  X(cuMemAllocHost_v2, (void **p, size_t bytes), (p, bytes),                   \
+    allocated(CUdeviceptr(*p), bytes, true))                                   \
+  X(cuMemHostAlloc, (void **p, size_t bytes, unsigned flags),                  \
+    (p, bytes, flags), allocated(CUdeviceptr(*p), bytes, true))                \
+  X(cuMemFree_v2, (CUdeviceptr p), (p), freed(p))                              \
+  X(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s), freed(p))             \
+  X(cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s), (p, s), freed(p))        \
+  X(cuMemFreeHost, (void *p), (p), freed(CUdeviceptr(p)))
+
 /// Driver entry points the shim calls but does not serve.
 #define ZLUDA_SHIM_USED(X)                                                     \
   X(cuGetProcAddress, (const char *sym, void **pfn, int version,               \
@@ -212,7 +235,12 @@ constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
     uint64_t flags, int *status), (sym, pfn, version, flags, status))          \
   X(cuCtxGetDevice, (CUdevice *d), (d))                                        \
   X(cuDeviceGet, (CUdevice *d, int ordinal), (d, ordinal))                     \
-  X(cuDeviceGetAttribute, (int *v, int attrib, CUdevice d), (v, attrib, d))
+  X(cuDeviceGetAttribute, (int *v, int attrib, CUdevice d), (v, attrib, d))   \
+  X(cuCtxSynchronize, (), ())                                                  \
+  X(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes),               \
+    (dst, src, bytes))                                                         \
+  X(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes),         \
+    (dst, src, bytes))
 // clang-format on
 
 #endif // ZLUDA_RUNTIME_SHIM_CUDAAPI_H

@@ -140,6 +140,7 @@ extern "C" {
 ZLUDA_SHIM_LOADS(ZLUDA_SHIM_EXPORT)
 ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_EXPORT)
 ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_EXPORT)
+ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_EXPORT)
 #undef ZLUDA_SHIM_EXPORT
 
 __attribute__((visibility("default"))) CUresult
@@ -176,6 +177,7 @@ __attribute__((constructor)) void initialize() {
   ZLUDA_SHIM_LOADS(ZLUDA_SHIM_REGISTER)
   ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_REGISTER)
   ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_REGISTER)
+  ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_REGISTER)
 #undef ZLUDA_SHIM_REGISTER
   registerServed(g, "cuGetProcAddress",
                  reinterpret_cast<void *>(&::cuGetProcAddress));

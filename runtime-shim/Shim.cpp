@@ -2,6 +2,8 @@
 
 #include "runtime-shim/Shim.h"
 
+#include "runtime-shim/Compare.h"
+
 #include "compiler/Cache/Sha256.h"
 
 #include <chrono>
@@ -44,6 +46,7 @@ Config Config::fromEnvironment() {
   c.strict = env("ZLUDA_SHIM_STRICT") == "1";
   c.logPath = env("ZLUDA_SHIM_LOG");
   c.backend = env("ZLUDA_SHIM_BACKEND");
+  c.compare = env("ZLUDA_SHIM_COMPARE");
   return c;
 }
 
@@ -72,6 +75,9 @@ Shim::Shim(Config cfg, RealDriver &driver, BackendFactory factory)
       store.reset();
     }
   }
+  if (!config.compare.empty() && !Compare::install(real, config.compare))
+    log("no launch-by-launch comparison: cannot open " + config.compare +
+        ", or the driver lacks entry points it needs");
   log(std::string("start: driver ") +
       (real.path.empty() ? "(none)" : real.path) + ", cache " +
       (store ? store->root() : "(none)") + (config.strict ? ", strict" : ""));
@@ -84,6 +90,8 @@ Shim::~Shim() {
 }
 
 void Shim::finish() {
+  if (Compare *c = Compare::active())
+    c->finish();
   {
     std::lock_guard<std::mutex> lock(logMutex);
     if (finished)
@@ -209,8 +217,10 @@ CUresult Shim::load(const char *api, const void *image, size_t size,
                     Serve serve, Fallback fallback) {
   cache::Entry entry;
   Decision d = lookup(api, image, size, entry);
-  if (d == Decision::serve)
+  if (d == Decision::serve) {
+    Compare::OriginalScope original(image);
     d = afterServe(api, serve(entry));
+  }
   if (d == Decision::serve)
     return CUDA_SUCCESS;
   if (d == Decision::refuse)
@@ -321,6 +331,18 @@ CUresult Shim::cuLibraryLoadFromFile(CUlibrary *l, const char *fname,
   }
 ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_ROUTE)
 #undef ZLUDA_SHIM_ROUTE
+
+// Allocations: the driver's, noted for the launch-by-launch comparison.
+#define ZLUDA_SHIM_TRACK(name, params, args, record)                           \
+  CUresult Shim::name params {                                                 \
+    CUresult r = real.name ? real.name args : CUDA_ERROR_NOT_SUPPORTED;        \
+    if (r == CUDA_SUCCESS)                                                     \
+      if (Compare *c = Compare::active())                                      \
+        c->record;                                                             \
+    return r;                                                                  \
+  }
+ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_TRACK)
+#undef ZLUDA_SHIM_TRACK
 
 // Calls the backends do not implement: the driver's, unless the handle is a
 // backend object the driver cannot know.

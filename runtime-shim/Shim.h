@@ -38,6 +38,7 @@ struct Config {
   bool strict = false;  ///< ZLUDA_SHIM_STRICT=1
   std::string logPath;  ///< ZLUDA_SHIM_LOG
   std::string backend;  ///< ZLUDA_SHIM_BACKEND: cuda, hip, or "" (detect)
+  std::string compare; ///< ZLUDA_SHIM_COMPARE: launch-by-launch log (Compare.h)
 
   static Config fromEnvironment();
 };
@@ -71,6 +72,7 @@ public:
   ZLUDA_SHIM_LOADS(ZLUDA_SHIM_METHOD)
   ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_METHOD)
   ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_METHOD)
+  ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_METHOD)
 #undef ZLUDA_SHIM_METHOD
 
 private:

@@ -48,11 +48,16 @@ int zluda::driver::runWithShim(const RunOptions &opts, const char *argv0) {
   setenv("ZLUDA_SHIM_CACHE", std::string(cache).c_str(), 1);
   if (opts.strict)
     setenv("ZLUDA_SHIM_STRICT", "1", 1);
-  if (!opts.logPath.empty()) {
-    llvm::SmallString<256> log(opts.logPath);
-    llvm::sys::fs::make_absolute(log);
-    setenv("ZLUDA_SHIM_LOG", std::string(log).c_str(), 1);
-  }
+  // The application may change directory: absolute paths.
+  auto setPath = [](const char *name, const std::string &value) {
+    if (value.empty())
+      return;
+    llvm::SmallString<256> path(value);
+    llvm::sys::fs::make_absolute(path);
+    setenv(name, std::string(path).c_str(), 1);
+  };
+  setPath("ZLUDA_SHIM_LOG", opts.logPath);
+  setPath("ZLUDA_SHIM_COMPARE", opts.comparePath);
   if (!opts.backend.empty())
     setenv("ZLUDA_SHIM_BACKEND", opts.backend.c_str(), 1);
 

@@ -12,8 +12,9 @@ struct RunOptions {
   std::string cacheDir;
   bool strict = false;
   std::string logPath;
-  std::string backend; ///< cuda, hip, or "" (detect)
-  std::string shimDir; ///< default: ../lib/zluda-shim beside the executable
+  std::string comparePath; ///< ZLUDA_SHIM_COMPARE (cuda backend)
+  std::string backend;     ///< cuda, hip, or "" (detect)
+  std::string shimDir;     ///< default: ../lib/zluda-shim beside the executable
   std::vector<std::string> command;
 };
 

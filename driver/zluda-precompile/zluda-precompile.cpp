@@ -351,6 +351,11 @@ int main(int argc, char **argv) {
                    "(CUDA_ERROR_NO_BINARY_FOR_GPU) instead of falling back");
   runCmd->add_option("--log", run.logPath,
                      "Write one line per image loaded and a summary");
+  runCmd->add_option(
+      "--compare", run.comparePath,
+      "cuda backend: run every launch of a served kernel twice, NVIDIA's "
+      "build of the original and ours, on the same memory; write the "
+      "outcome of each to this file");
   runCmd
       ->add_option("--backend", run.backend,
                    "cuda (NVIDIA driver) or hip (CUDA-on-HIP driver); "

@@ -6,6 +6,7 @@
 // forwarding and cuGetProcAddress answers.
 #include "FatbinBuilder.h"
 
+#include "runtime-shim/Compare.h"
 #include "runtime-shim/Image.h"
 #include "runtime-shim/RealDriver.h"
 #include "runtime-shim/Shim.h"
@@ -386,7 +387,7 @@ TEST_CASE("the exported library forwards and answers cuGetProcAddress",
   unsetenv("ZLUDA_SHIM_LOG");
   take();
 
-  // A forwarded export reaches the driver unchanged.
+  // An export reaches the driver unchanged.
   using MemAlloc = int (*)(uint64_t *, size_t);
   auto memAlloc = reinterpret_cast<MemAlloc>(dlsym(shim, "cuMemAlloc_v2"));
   REQUIRE(memAlloc);
@@ -407,8 +408,12 @@ TEST_CASE("the exported library forwards and answers cuGetProcAddress",
   REQUIRE(getProc("cuGetProcAddress", &fn, 13000, 0, nullptr) == 0);
   CHECK((fn == dlsym(shim, "cuGetProcAddress_v2") ||
          fn == dlsym(shim, "cuGetProcAddress")));
+  REQUIRE(getProc("cuCtxGetDevice", &fn, 13000, 0, nullptr) == 0);
+  CHECK(fn == dlsym(recorder(), "cuCtxGetDevice"));
+  // Allocations are served (kept track of for the compare mode), then the
+  // driver's.
   REQUIRE(getProc("cuMemAlloc_v2", &fn, 13000, 0, nullptr) == 0);
-  CHECK(fn == dlsym(recorder(), "cuMemAlloc_v2"));
+  CHECK(fn == dlsym(shim, "cuMemAlloc_v2"));
 
   // No cache configured: loads are forwarded and logged as misses.
   using Load = int (*)(void **, const void *);
@@ -418,4 +423,75 @@ TEST_CASE("the exported library forwards and answers cuGetProcAddress",
   CHECK(take() == "cuModuleLoadData // original\n");
   CHECK(readAll(dir + "/log").find("miss: no cache -> fallback") !=
         std::string::npos);
+}
+
+TEST_CASE("compare mode: the names of a module's globals", "[shim]") {
+  CHECK(ptxGlobalNames(".version 8.0\n"
+                       ".visible .global .align 4 .u32 counter;\n"
+                       ".global .align 8 .b8 table[64] = {1, 2};\n"
+                       "  .const .align 4 .f32 scale = 0f3F800000;\n"
+                       ".extern .global .align 4 .u32 other;\n"
+                       ".shared .align 4 .u32 notme;\n"
+                       ".visible .entry k() { ld.global.u32 %r1, [x]; }\n") ==
+        std::vector<std::string>{"counter", "table", "scale", "other"});
+  CHECK(firstDifference({{1, 2, 3}, {4}}, {{1, 2, 3}, {4}}).same);
+  Difference d = firstDifference({{1, 2, 3}, {4, 5}}, {{1, 2, 3}, {4, 6}});
+  CHECK_FALSE(d.same);
+  CHECK(d.region == 1);
+  CHECK(d.offset == 1);
+  CHECK(d.expected == 5);
+  CHECK(d.actual == 6);
+}
+
+// Last: the comparison installs itself once per process.
+TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
+          "[shim]") {
+  Fixture fx;
+  fx.config.compare = fx.dir + "/compare";
+  putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n.version 8.0\n");
+  auto shim = fx.make();
+  REQUIRE(Compare::active());
+  std::string packed = ptxContainer(kPTX, true);
+  Wrapper w;
+  w.data = packed.data();
+  CUlibrary lib = nullptr;
+  REQUIRE(shim->cuLibraryLoadData(&lib, &w, nullptr, nullptr, 0, nullptr,
+                                  nullptr, 0) == CUDA_SUCCESS);
+  // Ours, then the application's own image beside it.
+  CHECK(take() == "cuLibraryLoadData // cached build\n"
+                  "cuLibraryLoadData wrapper\n");
+  void *host = nullptr;
+  REQUIRE(shim->cuMemAllocHost_v2(&host, 64) == CUDA_SUCCESS);
+  auto launch = [&](const char *name) {
+    CUkernel k = nullptr;
+    REQUIRE(shim->cuLibraryGetKernel(&k, lib, name) == CUDA_SUCCESS);
+    CUdeviceptr p = CUdeviceptr(host);
+    void *params[] = {&p};
+    *static_cast<uint32_t *>(host) = 0;
+    REQUIRE(shim->cuLaunchKernel(reinterpret_cast<CUfunction>(k), 1, 1, 1, 32,
+                                 1, 1, 0, nullptr, params,
+                                 nullptr) == CUDA_SUCCESS);
+    return *static_cast<uint32_t *>(host);
+  };
+  CHECK(launch("k") == 7);
+  // The kernel of the application's library is looked up at the first
+  // launch; NVIDIA's kernel runs, then ours, on the same memory.
+  CHECK(take() == "cuLibraryGetKernel library k\n"
+                  "cuLibraryGetKernel library k\n"
+                  "cuLaunchKernel kernel k grid 1 block 32\n"
+                  "cuLaunchKernel kernel k grid 1 block 32\n");
+  CHECK(launch("bad") == 8); // the application goes on with ours
+  launch("racy");
+  REQUIRE(shim->cuMemFreeHost(host) == CUDA_SUCCESS);
+  shim->finish();
+  std::string log = readAll(fx.config.compare);
+  CHECK(log.find("launch 1 k: same (1 regions, 64 bytes of allocations)") !=
+        std::string::npos);
+  CHECK(log.find("launch 2 bad: MISMATCH at region 0 (64 bytes) byte 0x0: "
+                 "nvidia 0x7, ours 0x8; 32-bit word nvidia 0x7, ours 0x8") !=
+        std::string::npos);
+  CHECK(log.find("launch 3 racy: nondeterministic (NVIDIA's own runs "
+                 "differ") != std::string::npos);
+  CHECK(log.find("compare summary: 3 launches, 1 same, 1 mismatches, 1 "
+                 "nondeterministic, 0 skipped, 0 errors") != std::string::npos);
 }

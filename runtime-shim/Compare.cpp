@@ -1,0 +1,515 @@
+//===- Compare.cpp - Launch-by-launch comparison (cuda backend) -----------===//
+
+#include "runtime-shim/Compare.h"
+
+#include "runtime-shim/RealDriver.h"
+
+#include <cstring>
+#include <regex>
+
+#include <unistd.h>
+
+using namespace zluda::shim;
+
+namespace {
+
+Compare *instance = nullptr;
+thread_local const void *originalImage = nullptr;
+
+/// Copies above this many bytes a launch are not compared (the launch runs
+/// once, ours).
+constexpr size_t kMaxCompared = size_t(1) << 30;
+/// Launches of one kernel compared; the later ones run once, ours.
+constexpr unsigned kMaxLaunchesPerKernel = 16;
+
+// The wrappers installed in RealDriver: each calls the driver's own entry
+// point (Compare::original) and tells the instance what it needs to know.
+
+CUresult wrapModuleLoadData(CUmodule *m, const void *image) {
+  return instance->loadModule(m, image);
+}
+
+CUresult wrapLibraryLoadData(CUlibrary *l, const void *code, CUjit_option *jo,
+                             void **jv, unsigned nj, CUlibraryOption *lo,
+                             void **lv, unsigned nl) {
+  return instance->loadLibrary(l, code, jo, jv, nj, lo, lv, nl);
+}
+
+CUresult wrapModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  CUresult r = instance->original->cuModuleGetFunction(f, m, name);
+  if (r == CUDA_SUCCESS)
+    instance->noteFunction(*f, m, name);
+  return r;
+}
+
+CUresult wrapLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
+  CUresult r = instance->original->cuLibraryGetKernel(k, l, name);
+  if (r == CUDA_SUCCESS)
+    instance->noteFunction(*k, l, name);
+  return r;
+}
+
+CUresult wrapKernelGetFunction(CUfunction *f, CUkernel k) {
+  CUresult r = instance->original->cuKernelGetFunction(f, k);
+  if (r == CUDA_SUCCESS)
+    instance->noteAlias(*f, k);
+  return r;
+}
+
+// Attributes set on our function (the maximum dynamic shared memory, for
+// one) are set on NVIDIA's too.
+CUresult wrapFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+  CUresult r = instance->original->cuFuncSetAttribute(f, a, v);
+  if (r == CUDA_SUCCESS)
+    instance->mirrorAttribute(f, a, v);
+  return r;
+}
+
+CUresult wrapKernelSetAttribute(CUfunction_attribute a, int v, CUkernel k,
+                                CUdevice d) {
+  CUresult r = instance->original->cuKernelSetAttribute(a, v, k, d);
+  if (r == CUDA_SUCCESS)
+    instance->mirrorAttribute(k, a, v);
+  return r;
+}
+
+// Launches: the same arguments, with the function to run chosen by
+// Compare::launch.
+
+CUresult wrapLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                          unsigned bx, unsigned by, unsigned bz, unsigned shmem,
+                          CUstream s, void **params, void **extra) {
+  return instance->launch(f, [&](CUfunction g) {
+    return instance->original->cuLaunchKernel(g, gx, gy, gz, bx, by, bz, shmem,
+                                              s, params, extra);
+  });
+}
+
+CUresult wrapLaunchKernelPtsz(CUfunction f, unsigned gx, unsigned gy,
+                              unsigned gz, unsigned bx, unsigned by,
+                              unsigned bz, unsigned shmem, CUstream s,
+                              void **params, void **extra) {
+  return instance->launch(f, [&](CUfunction g) {
+    return instance->original->cuLaunchKernel_ptsz(g, gx, gy, gz, bx, by, bz,
+                                                   shmem, s, params, extra);
+  });
+}
+
+CUresult wrapLaunchCooperative(CUfunction f, unsigned gx, unsigned gy,
+                               unsigned gz, unsigned bx, unsigned by,
+                               unsigned bz, unsigned shmem, CUstream s,
+                               void **params) {
+  return instance->launch(f, [&](CUfunction g) {
+    return instance->original->cuLaunchCooperativeKernel(g, gx, gy, gz, bx, by,
+                                                         bz, shmem, s, params);
+  });
+}
+
+CUresult wrapLaunchCooperativePtsz(CUfunction f, unsigned gx, unsigned gy,
+                                   unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shmem, CUstream s,
+                                   void **params) {
+  return instance->launch(f, [&](CUfunction g) {
+    return instance->original->cuLaunchCooperativeKernel_ptsz(
+        g, gx, gy, gz, bx, by, bz, shmem, s, params);
+  });
+}
+
+CUresult wrapLaunchEx(const CUlaunchConfig *c, CUfunction f, void **params,
+                      void **extra) {
+  return instance->launch(f, [&](CUfunction g) {
+    return instance->original->cuLaunchKernelEx(c, g, params, extra);
+  });
+}
+
+CUresult wrapLaunchExPtsz(const CUlaunchConfig *c, CUfunction f, void **params,
+                          void **extra) {
+  return instance->launch(f, [&](CUfunction g) {
+    return instance->original->cuLaunchKernelEx_ptsz(c, g, params, extra);
+  });
+}
+
+std::string hex(size_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%zx", v);
+  return buf;
+}
+
+} // namespace
+
+Difference
+zluda::shim::firstDifference(const std::vector<std::vector<uint8_t>> &expected,
+                             const std::vector<std::vector<uint8_t>> &actual) {
+  Difference d;
+  for (size_t r = 0; r < expected.size() && r < actual.size(); ++r) {
+    const auto &e = expected[r], &a = actual[r];
+    size_t n = std::min(e.size(), a.size());
+    if (n && std::memcmp(e.data(), a.data(), n) == 0 && e.size() == a.size())
+      continue;
+    for (size_t i = 0; i < n; ++i)
+      if (e[i] != a[i]) {
+        d.same = false;
+        d.region = r;
+        d.offset = i;
+        d.expected = e[i];
+        d.actual = a[i];
+        return d;
+      }
+    if (e.size() != a.size()) {
+      d.same = false;
+      d.region = r;
+      d.offset = n;
+      return d;
+    }
+  }
+  return d;
+}
+
+std::vector<std::string> zluda::shim::ptxGlobalNames(const std::string &ptx) {
+  // Module-scope declarations: `[.visible|.weak|.extern] .global|.const
+  // [.align N] .type name[...]` at the start of a line.
+  static const std::regex decl(
+      R"(^[ \t]*(?:\.(?:visible|weak|extern)[ \t]+)?\.(?:global|const)[ \t]+)"
+      R"((?:\.align[ \t]+\d+[ \t]+)?(?:\.v\d[ \t]+)?\.\w+[ \t]+([A-Za-z_$%][\w$]*))",
+      std::regex::multiline);
+  std::vector<std::string> names;
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), decl);
+       it != std::sregex_iterator(); ++it)
+    names.push_back((*it)[1]);
+  return names;
+}
+
+Compare::OriginalScope::OriginalScope(const void *image) {
+  originalImage = image;
+}
+Compare::OriginalScope::~OriginalScope() { originalImage = nullptr; }
+
+Compare *Compare::active() { return instance; }
+
+Compare *Compare::install(RealDriver &real, const std::string &logPath) {
+  if (instance)
+    return instance;
+  // What the comparison itself calls.
+  if (!real.cuModuleLoadData || !real.cuLibraryLoadData ||
+      !real.cuModuleGetFunction || !real.cuLibraryGetKernel ||
+      !real.cuKernelGetFunction || !real.cuModuleGetGlobal_v2 ||
+      !real.cuLibraryGetGlobal || !real.cuCtxSynchronize ||
+      !real.cuMemcpyDtoH_v2 || !real.cuMemcpyHtoD_v2)
+    return nullptr;
+  FILE *f = std::fopen(logPath.c_str(), "ae");
+  if (!f)
+    return nullptr;
+  setvbuf(f, nullptr, _IOLBF, 0);
+  instance = new Compare(real, f); // lives as long as the process
+  return instance;
+}
+
+Compare::Compare(RealDriver &driver, FILE *file)
+    : real(driver), original(new RealDriver(driver)), logFile(file) {
+  if (real.cuModuleLoadData)
+    real.cuModuleLoadData = wrapModuleLoadData;
+  if (real.cuLibraryLoadData)
+    real.cuLibraryLoadData = wrapLibraryLoadData;
+  if (real.cuModuleGetFunction)
+    real.cuModuleGetFunction = wrapModuleGetFunction;
+  if (real.cuLibraryGetKernel)
+    real.cuLibraryGetKernel = wrapLibraryGetKernel;
+  if (real.cuKernelGetFunction)
+    real.cuKernelGetFunction = wrapKernelGetFunction;
+  if (real.cuFuncSetAttribute)
+    real.cuFuncSetAttribute = wrapFuncSetAttribute;
+  if (real.cuKernelSetAttribute)
+    real.cuKernelSetAttribute = wrapKernelSetAttribute;
+  if (real.cuLaunchKernel)
+    real.cuLaunchKernel = wrapLaunchKernel;
+  if (real.cuLaunchKernel_ptsz)
+    real.cuLaunchKernel_ptsz = wrapLaunchKernelPtsz;
+  if (real.cuLaunchCooperativeKernel)
+    real.cuLaunchCooperativeKernel = wrapLaunchCooperative;
+  if (real.cuLaunchCooperativeKernel_ptsz)
+    real.cuLaunchCooperativeKernel_ptsz = wrapLaunchCooperativePtsz;
+  if (real.cuLaunchKernelEx)
+    real.cuLaunchKernelEx = wrapLaunchEx;
+  if (real.cuLaunchKernelEx_ptsz)
+    real.cuLaunchKernelEx_ptsz = wrapLaunchExPtsz;
+  log("compare: each launch of a served kernel runs NVIDIA's build of the "
+      "original image, then ours, on the same memory");
+}
+
+void Compare::log(const std::string &line) {
+  std::fprintf(logFile, "zluda-compare[%d]: %s\n", int(getpid()), line.c_str());
+}
+
+CUresult Compare::loadModule(CUmodule *m, const void *object) {
+  const void *image = originalImage;
+  CUresult r = original->cuModuleLoadData(m, object);
+  if (r != CUDA_SUCCESS || !image)
+    return r;
+  CUmodule theirs = nullptr;
+  CUresult o = original->cuModuleLoadData(&theirs, image);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (o != CUDA_SUCCESS) {
+    log("module: NVIDIA's build of the original image failed to load "
+        "(error " +
+        std::to_string(o) + "); its launches run once");
+    return r;
+  }
+  pairs[*m] = {theirs, false,
+               ptxGlobalNames(static_cast<const char *>(object))};
+  return r;
+}
+
+CUresult Compare::loadLibrary(CUlibrary *l, const void *object,
+                              CUjit_option *jo, void **jv, unsigned nj,
+                              CUlibraryOption *lo, void **lv, unsigned nl) {
+  const void *image = originalImage;
+  CUresult r = original->cuLibraryLoadData(l, object, jo, jv, nj, lo, lv, nl);
+  if (r != CUDA_SUCCESS || !image)
+    return r;
+  CUlibrary theirs = nullptr;
+  CUresult o =
+      original->cuLibraryLoadData(&theirs, image, jo, jv, nj, lo, lv, nl);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (o != CUDA_SUCCESS) {
+    log("library: NVIDIA's build of the original image failed to load "
+        "(error " +
+        std::to_string(o) + "); its launches run once");
+    return r;
+  }
+  pairs[*l] = {theirs, true, ptxGlobalNames(static_cast<const char *>(object))};
+  return r;
+}
+
+void Compare::noteFunction(void *ours, void *container, const char *name) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (pairs.count(container))
+    functions[ours] = {container, name ? name : "", nullptr};
+}
+
+void Compare::noteAlias(void *ours, void *sameAs) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = functions.find(sameAs);
+  if (it != functions.end())
+    functions[ours] = it->second;
+}
+
+void Compare::mirrorAttribute(void *ours, CUfunction_attribute a, int v) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = functions.find(ours);
+  if (it == functions.end())
+    return;
+  CUfunction theirs = originalOf(it->second);
+  if (!theirs)
+    return;
+  CUresult r;
+  if (pairs[it->second.container].library) {
+    CUdevice dev = 0;
+    if (original->cuCtxGetDevice)
+      original->cuCtxGetDevice(&dev);
+    r = original->cuKernelSetAttribute(a, v, reinterpret_cast<CUkernel>(theirs),
+                                       dev);
+  } else {
+    r = original->cuFuncSetAttribute(theirs, a, v);
+  }
+  if (r != CUDA_SUCCESS)
+    log("attribute " + std::to_string(a) + " of " + it->second.name +
+        ": NVIDIA's build refused it (error " + std::to_string(r) + ")");
+}
+
+void Compare::allocated(CUdeviceptr base, size_t bytes, bool host) {
+  std::lock_guard<std::mutex> lock(mutex);
+  regions[base] = {bytes, host};
+}
+
+void Compare::freed(CUdeviceptr base) {
+  std::lock_guard<std::mutex> lock(mutex);
+  regions.erase(base);
+}
+
+CUfunction Compare::originalOf(Function &fn) {
+  if (fn.original)
+    return fn.original;
+  const Pair &p = pairs[fn.container];
+  if (p.library) {
+    CUkernel k = nullptr;
+    if (original->cuLibraryGetKernel(&k, static_cast<CUlibrary>(p.original),
+                                     fn.name.c_str()) == CUDA_SUCCESS)
+      fn.original = reinterpret_cast<CUfunction>(k);
+  } else {
+    CUfunction f = nullptr;
+    if (original->cuModuleGetFunction(&f, static_cast<CUmodule>(p.original),
+                                      fn.name.c_str()) == CUDA_SUCCESS)
+      fn.original = f;
+  }
+  return fn.original;
+}
+
+bool Compare::globalsOf(void *container, bool ofOriginal,
+                        std::vector<std::pair<CUdeviceptr, size_t>> &out) {
+  const Pair &p = pairs[container];
+  for (const std::string &name : p.globals) {
+    CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+    void *where = ofOriginal ? p.original : container;
+    CUresult r =
+        p.library
+            ? original->cuLibraryGetGlobal(
+                  &ptr, &bytes, static_cast<CUlibrary>(where), name.c_str())
+            : original->cuModuleGetGlobal_v2(
+                  &ptr, &bytes, static_cast<CUmodule>(where), name.c_str());
+    // A name the driver does not find (e.g. optimized away) counts as an
+    // empty region, so both lists keep the same order.
+    out.push_back(r == CUDA_SUCCESS
+                      ? std::make_pair(ptr, bytes)
+                      : std::make_pair(CUdeviceptr(0), size_t(0)));
+  }
+  return true;
+}
+
+bool Compare::snapshot(const std::vector<std::pair<CUdeviceptr, size_t>> &list,
+                       std::vector<std::vector<uint8_t>> &out) {
+  out.assign(list.size(), {});
+  for (size_t i = 0; i < list.size(); ++i) {
+    auto [ptr, bytes] = list[i];
+    out[i].resize(bytes);
+    if (!bytes)
+      continue;
+    auto it = regions.find(ptr);
+    if (it != regions.end() && it->second.host) {
+      std::memcpy(out[i].data(), reinterpret_cast<void *>(ptr), bytes);
+    } else if (original->cuMemcpyDtoH_v2(out[i].data(), ptr, bytes) !=
+               CUDA_SUCCESS) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Compare::restore(const std::vector<std::pair<CUdeviceptr, size_t>> &list,
+                      const std::vector<std::vector<uint8_t>> &from) {
+  for (size_t i = 0; i < list.size() && i < from.size(); ++i) {
+    auto [ptr, bytes] = list[i];
+    size_t n = std::min(bytes, from[i].size());
+    if (!n)
+      continue;
+    auto it = regions.find(ptr);
+    if (it != regions.end() && it->second.host) {
+      std::memcpy(reinterpret_cast<void *>(ptr), from[i].data(), n);
+    } else if (original->cuMemcpyHtoD_v2(ptr, from[i].data(), n) !=
+               CUDA_SUCCESS) {
+      return false;
+    }
+  }
+  return true;
+}
+
+CUresult Compare::runCompared(CUfunction f, Function &fn,
+                              CUresult (*run)(void *, CUfunction), void *ctx) {
+  unsigned n = ++launches;
+  std::string head = "launch " + std::to_string(n) + " " + fn.name + ": ";
+  if (++fn.compared > kMaxLaunchesPerKernel) {
+    ++skipped; // quietly: a loop of many launches of one kernel
+    return run(ctx, f);
+  }
+  CUfunction theirs = originalOf(fn);
+  auto once = [&](const std::string &why) {
+    log(head + why + "; ours ran once");
+    return run(ctx, f);
+  };
+  if (!theirs) {
+    ++errors;
+    return once("NVIDIA's build has no such kernel");
+  }
+  // The regions: every allocation, then the module's globals (ours, or the
+  // original module's at the same positions).
+  std::vector<std::pair<CUdeviceptr, size_t>> ours, orig;
+  size_t total = 0;
+  for (const auto &[base, region] : regions) {
+    ours.emplace_back(base, region.bytes);
+    total += region.bytes;
+  }
+  orig = ours;
+  globalsOf(fn.container, false, ours);
+  globalsOf(fn.container, true, orig);
+  for (size_t i = 0; i < ours.size(); ++i)
+    if (ours[i].second != orig[i].second)
+      ours[i].second = orig[i].second = 0; // sizes differ: left out
+  if (total > kMaxCompared) {
+    ++skipped;
+    return once("skipped (" + std::to_string(total >> 20) +
+                " MiB of allocations)");
+  }
+  std::vector<std::vector<uint8_t>> before, expected, actual;
+  if (original->cuCtxSynchronize() != CUDA_SUCCESS || !snapshot(ours, before) ||
+      !restore(orig, before)) {
+    ++errors;
+    return once("cannot save memory");
+  }
+  CUresult r = run(ctx, theirs);
+  if (r == CUDA_SUCCESS)
+    r = original->cuCtxSynchronize();
+  if (r != CUDA_SUCCESS) {
+    ++errors;
+    restore(ours, before);
+    return once("NVIDIA's build failed (error " + std::to_string(r) + ")");
+  }
+  snapshot(orig, expected);
+  restore(ours, before);
+  r = run(ctx, f);
+  if (r == CUDA_SUCCESS)
+    r = original->cuCtxSynchronize();
+  if (r != CUDA_SUCCESS) {
+    ++errors;
+    log(head + "ours failed (error " + std::to_string(r) + ")");
+    return r;
+  }
+  snapshot(ours, actual);
+  Difference d = firstDifference(expected, actual);
+  std::string sizes = std::to_string(ours.size()) + " regions, " +
+                      std::to_string(total) + " bytes of allocations";
+  if (d.same) {
+    ++same;
+    log(head + "same (" + sizes + ")");
+    return CUDA_SUCCESS;
+  }
+  // Does NVIDIA's build agree with itself?
+  std::vector<std::vector<uint8_t>> again;
+  restore(orig, before);
+  bool rerun = run(ctx, theirs) == CUDA_SUCCESS &&
+               original->cuCtxSynchronize() == CUDA_SUCCESS &&
+               snapshot(orig, again);
+  restore(ours, actual);
+  auto word = [&](const std::vector<std::vector<uint8_t>> &from) {
+    uint32_t w = 0;
+    size_t at = d.offset & ~size_t(3);
+    const std::vector<uint8_t> &bytes = from[d.region];
+    std::memcpy(&w, bytes.data() + at, std::min<size_t>(4, bytes.size() - at));
+    return hex(w);
+  };
+  std::string where = "region " + std::to_string(d.region) + " (" +
+                      std::to_string(ours[d.region].second) + " bytes) byte " +
+                      hex(d.offset) + ": nvidia " + hex(d.expected) +
+                      ", ours " + hex(d.actual) + "; 32-bit word nvidia " +
+                      word(expected) + ", ours " + word(actual);
+  if (rerun && !firstDifference(expected, again).same) {
+    ++nondeterministic;
+    log(head + "nondeterministic (NVIDIA's own runs differ; first difference " +
+        where + ")");
+  } else {
+    ++mismatches;
+    log(head + "MISMATCH at " + where + " (" + sizes + ")");
+  }
+  return CUDA_SUCCESS;
+}
+
+void Compare::finish() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (finished)
+    return;
+  finished = true;
+  log("compare summary: " + std::to_string(launches) + " launches, " +
+      std::to_string(same) + " same, " + std::to_string(mismatches) +
+      " mismatches, " + std::to_string(nondeterministic) +
+      " nondeterministic, " + std::to_string(skipped) + " skipped, " +
+      std::to_string(errors) + " errors");
+}
