@@ -1396,17 +1396,25 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
   bool ftz = hasFlag(mods, Flag::ftz);
   bool sat = hasFlag(mods, Flag::sat);
   std::optional<Mode> mode = mods.getMode();
-  SmallVector<Value> in;
+  SmallVector<Value> in, raw;
   for (auto [i, a] : llvm::enumerate(args)) {
     Type want = t;
     // mad.wide's addend is twice as wide.
     if (name == "mad" && mode == Mode::wide && i == 2)
       want = b.getIntegerType(2 * bitWidth(t));
     Value v = castTo(b, loc, a, want);
+    raw.push_back(v);
     if (isFloat && ftz)
       v = flushDenormal(b, loc, v);
     in.push_back(v);
   }
+  // Contractible arithmetic (no rounding modifier, no .sat) as the target
+  // would have it.
+  if ((t.isF32() || t.isF64()) && !mods.getRounding() && !sat &&
+      (name == "add" || name == "sub" || name == "mul"))
+    if (Value r =
+            l.target.createContractible(b, loc, name, ftz, raw[0], raw[1]))
+      return one(castTo(b, loc, r, resT));
   Value r;
   if (isFloat && !isa<VectorType>(t)) {
     if (std::optional<Directed> d = directedMode(mods.getRounding())) {

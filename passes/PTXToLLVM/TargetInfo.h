@@ -111,6 +111,15 @@ public:
                                        mlir::ValueRange operands) const {
     return {};
   }
+  /// `add/sub/mul{.ftz}.f32|.f64` without a rounding modifier, which the PTX
+  /// ISA lets the code generator fuse into an fma: the target's own
+  /// instruction, left to its assembler to fuse as it does the original's
+  /// (`a`, `c` unflushed); null for LLVM arithmetic with the `contract` flag.
+  virtual mlir::Value createContractible(mlir::OpBuilder &b, mlir::Location loc,
+                                         llvm::StringRef name, bool ftz,
+                                         mlir::Value a, mlir::Value c) const {
+    return {};
+  }
   /// The LLVM sync scope of a PTX memory scope.
   virtual llvm::StringRef getSyncScope(MemScope scope) const = 0;
   /// Marks `func` as a kernel and maps the performance directives.

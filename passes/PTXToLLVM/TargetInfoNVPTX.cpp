@@ -191,6 +191,23 @@ public:
         .getResult(0);
   }
 
+  /// The same PTX instruction, so that ptxas fuses our build's mul/add
+  /// pairs exactly as it fuses the original's (LLVM's own fusion picks other
+  /// pairs, and the oracle compares bits).
+  Value createContractible(OpBuilder &b, Location loc, StringRef name, bool ftz,
+                           Value a, Value c) const override {
+    Type t = a.getType();
+    bool f64 = t.isF64();
+    std::string text = (name + (ftz && !f64 ? ".ftz" : "") +
+                        (f64 ? ".f64" : ".f32") + " $0, $1, $2;")
+                           .str();
+    return LLVM::InlineAsmOp::create(
+               b, loc, t, ValueRange{a, c}, text, f64 ? "=d,d,d" : "=f,f,f",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+        .getResult(0);
+  }
+
   Value createIsSpace(OpBuilder &b, Location loc, StateSpace space,
                       Value ptr) const override {
     StringRef name = space == StateSpace::shared  ? "llvm.nvvm.isspacep.shared"
