@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Prepares the differential run: regenerates the sweep kernels and builds
 # the toolchain's NVPTX version of each into .verify/ours (ignored by git,
-# carried to the GPU machine), then test/verify/run-on-device.sh runs there.
+# carried to the GPU machine); then, unless SWEEPS_ONLY=1, the test
+# programs and their NVPTX cache for the launch-by-launch comparison
+# (scripts/shim-prepare.sh, with the cuda-samples of .oss/bin when there).
+# On the GPU machine, carrying .verify and .shim:
+#   bash test/verify/run-all-on-device.sh     (everything, one call)
+#   bash test/verify/run-on-device.sh         (the sweeps only)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tool=${ZLUDA_PRECOMPILE:-$root/build/bin/zluda-precompile}
@@ -12,3 +17,9 @@ for f in "$root"/test/verify/sweeps/*.ptx; do
     -o "$root/.verify/ours/$(basename "$f")"
 done
 echo "built $(ls "$root/.verify/ours" | wc -l) NVPTX modules into .verify/ours"
+if [ "${SWEEPS_ONLY:-0}" != 1 ]; then
+  if [ -z "${OSS_BIN:-}" ] && [ -d "$root/.oss/bin" ]; then
+    export OSS_BIN="$root/.oss/bin"
+  fi
+  bash "$root/scripts/shim-prepare.sh"
+fi

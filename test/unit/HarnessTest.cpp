@@ -11,10 +11,12 @@
 #include <sstream>
 
 TEST_CASE("the harness reads every case of a manifest", "[harness]") {
-  std::istringstream in("add_s32\n\nneg_s32 exhaustive\nshfl_up\n");
+  std::istringstream in("add_s32\n\nneg_s32 suite=instructions exhaustive\n"
+                        "shfl_up suite=warp-block\n");
   CHECK(harness::readManifest(in) ==
-        std::vector<harness::Case>{
-            {"add_s32", false}, {"neg_s32", true}, {"shfl_up", false}});
+        std::vector<harness::Case>{{"add_s32", false, "instructions"},
+                                   {"neg_s32", true, "instructions"},
+                                   {"shfl_up", false, "warp-block"}});
 }
 
 TEST_CASE("exhaustive sweeps cover all 2^32 values of a in chunks",

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <istream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,23 +49,28 @@ inline size_t gridSize() {
 struct Case {
   std::string name;
   bool exhaustive = false;
+  std::string suite = "instructions";
   bool operator==(const Case &o) const {
-    return name == o.name && exhaustive == o.exhaustive;
+    return name == o.name && exhaustive == o.exhaustive && suite == o.suite;
   }
 };
 
-/// The cases of a manifest: one a line (`name` or `name exhaustive`), blank
-/// lines skipped.
+/// The cases of a manifest: one a line, `name [suite=S] [exhaustive]`,
+/// blank lines skipped.
 inline std::vector<Case> readManifest(std::istream &in) {
   std::vector<Case> cases;
   std::string line;
   while (std::getline(in, line)) {
-    if (line.empty())
+    std::istringstream words(line);
+    Case c;
+    if (!(words >> c.name))
       continue;
-    size_t space = line.find(' ');
-    Case c{line.substr(0, space), false};
-    if (space != std::string::npos)
-      c.exhaustive = line.substr(space + 1) == "exhaustive";
+    for (std::string w; words >> w;) {
+      if (w == "exhaustive")
+        c.exhaustive = true;
+      else if (w.rfind("suite=", 0) == 0)
+        c.suite = w.substr(6);
+    }
     cases.push_back(c);
   }
   return cases;

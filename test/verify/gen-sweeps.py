@@ -446,6 +446,21 @@ NOT_UNARY = re.compile(r"%r[1-578]\b|%f[23]\b|%(lane|tid|ntid|ctaid|clock|envreg
                        r"|activemask|call|isspacep)\b")
 
 
+WARP_BLOCK = re.compile(r"\b(shfl|vote|match|redux|activemask|bar|barrier)\b|%lanemask")
+MEMORY = re.compile(r"\b(ld|st|isspacep|call)\b|\.(shared|local)\b")
+
+
+def suite(prelude, body):
+    """The suite a family belongs to, for the harness's table."""
+    if re.search(r"\batom\b", body):
+        return "atomics"
+    if WARP_BLOCK.search(body):
+        return "warp-block"
+    if prelude or MEMORY.search(body):
+        return "memory-calls"
+    return "instructions"
+
+
 def exhaustive(prelude, body):
     """Whether the family is unary (its output depends on a alone)."""
     return not prelude and not NOT_UNARY.search(body)
@@ -467,7 +482,8 @@ def main():
                                     "cvt.f64.f32 %fd1, %f1;\n  mov.b64 {%r9, %r10}, %fd1;")
             with open(os.path.join(out, name + ".ptx"), "w") as f_:
                 f_.write(text)
-            m.write(f"{name} exhaustive\n" if exhaustive(prelude, body) else f"{name}\n")
+            flags = " exhaustive" if exhaustive(prelude, body) else ""
+            m.write(f"{name} suite={suite(prelude, body)}{flags}\n")
 
 if __name__ == "__main__":
     main()

@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,7 +86,7 @@ __global__ void countDifferences(const unsigned long long *x,
 constexpr uint32_t exhaustiveChunk = 1u << 24;
 
 struct Result {
-  std::string name;
+  std::string name, suite;
   size_t inputs = 0, mismatches = 0;
   std::string first;
   std::string error;
@@ -176,6 +177,7 @@ int main(int argc, char **argv) {
   for (const harness::Case &kase : harness::readManifest(manifest)) {
     Result r;
     r.name = kase.name;
+    r.suite = kase.suite + (kase.exhaustive ? " (all 2^32)" : "");
     CUmodule modOrig = nullptr, modOurs = nullptr;
     CUfunction fnOrig, fnOurs;
     r.error = load(sweeps + "/" + kase.name + ".ptx", fnOrig, modOrig);
@@ -240,17 +242,28 @@ int main(int argc, char **argv) {
 
   size_t totalInputs = 0, totalMismatches = 0, failedCases = 0;
   std::printf("device: %s\n", devName);
-  std::printf("%-22s %10s %10s  %s\n", "family", "inputs", "mismatches",
-              "first mismatch / error");
+  std::printf("%-26s %-28s %12s %10s  %s\n", "suite", "family", "inputs",
+              "mismatches", "first mismatch / error");
+  struct Suite {
+    size_t families = 0, inputs = 0, mismatches = 0;
+  };
+  std::map<std::string, Suite> suites;
   for (const Result &r : results) {
     totalInputs += r.inputs;
     totalMismatches += r.mismatches;
     if (!r.error.empty() || r.mismatches)
       ++failedCases;
-    std::printf("%-22s %10zu %10zu  %s\n", r.name.c_str(), r.inputs,
-                r.mismatches,
+    Suite &s = suites[r.suite];
+    ++s.families;
+    s.inputs += r.inputs;
+    s.mismatches += r.mismatches + (r.error.empty() ? 0 : 1);
+    std::printf("%-26s %-28s %12zu %10zu  %s\n", r.suite.c_str(),
+                r.name.c_str(), r.inputs, r.mismatches,
                 r.error.empty() ? r.first.c_str() : r.error.c_str());
   }
+  for (const auto &[name, s] : suites)
+    std::printf("suite %-26s %4zu families %16zu inputs %10zu mismatches\n",
+                name.c_str(), s.families, s.inputs, s.mismatches);
   std::printf("total: %zu families, %zu inputs compared, %zu mismatches, %zu "
               "families failing\n",
               results.size(), totalInputs, totalMismatches, failedCases);
