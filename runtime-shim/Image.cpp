@@ -3,6 +3,7 @@
 #include "runtime-shim/Image.h"
 #include "runtime-shim/CudaApi.h"
 
+#include "compiler/Cache/Sha256.h"
 #include "compiler/Fatbin/Fatbin.h"
 
 #include <cstring>
@@ -44,6 +45,7 @@ void readContainerAt(const char *data, size_t limit, ImageInfo &info) {
   int sel = container.selectedPTX();
   if (sel < 0) {
     info.problem = "no PTX in the fatbin";
+    info.containerSha256 = cache::Sha256::hex(bytes);
     return;
   }
   if (auto err = fatbin::extractPayload(container.entries[sel], info.ptx)) {

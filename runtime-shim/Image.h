@@ -28,6 +28,10 @@ struct ImageInfo {
   bool hasPTX = false; ///< a PTX module was selected
   std::string ptx;     ///< its text, as the build extracted it
   std::string problem; ///< why there is no PTX, when there is none
+  /// A container of machine code only (what cudart loads for -rdc
+  /// programs): the SHA-256 (hex) of its bytes, which `build` keys the
+  /// program's linked relocatable modules by (cache::linkedImageHash).
+  std::string containerSha256;
 };
 
 /// Reads an image in memory. `size` is the buffer's size when known (files),

@@ -143,11 +143,17 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
     ++(d == Decision::refuse ? counts.refused : counts.fallbacks);
     return d;
   };
-  if (!image.hasPTX)
+  // A machine-code-only container (an -rdc program's linked image) is
+  // looked up by its own hash; anything else without PTX cannot be served.
+  if (!image.hasPTX && image.containerSha256.empty())
     return outcome("not served: " + image.problem);
   // Hashed once: for the log and the key.
-  std::string ptxSha256 = cache::Sha256::hex(image.ptx);
-  head += " ptx-sha256=" + ptxSha256.substr(0, 16);
+  std::string ptxSha256 = image.hasPTX
+                              ? cache::Sha256::hex(image.ptx)
+                              : cache::linkedImageHash(image.containerSha256);
+  head += image.hasPTX
+              ? " ptx-sha256=" + ptxSha256.substr(0, 16)
+              : " linked-image sha256=" + image.containerSha256.substr(0, 16);
   if (!store)
     return outcome("miss: no cache");
   Backend *b = getBackend();
@@ -161,7 +167,10 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   std::string error;
   switch (store->read(key, entry, error)) {
   case cache::ReadStatus::missing:
-    return outcome("miss");
+    return outcome(image.hasPTX ? "miss"
+                                : "miss: " + image.problem +
+                                      ", and no linked build of the program "
+                                      "(build the executable)");
   case cache::ReadStatus::corrupt:
     return outcome("rejected: " + error);
   case cache::ReadStatus::ok:

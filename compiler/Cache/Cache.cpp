@@ -131,6 +131,10 @@ std::string zluda::cache::moduleKey(std::string_view ptx,
   return moduleKeyOfPtxHash(Sha256::hex(ptx), target, chip, codeObjectVersion);
 }
 
+std::string zluda::cache::linkedImageHash(std::string_view containerSha256) {
+  return "linked-image:" + std::string(containerSha256);
+}
+
 std::string zluda::cache::moduleKeyOfPtxHash(std::string_view ptxSha256,
                                              std::string_view target,
                                              std::string_view chip,

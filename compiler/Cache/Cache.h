@@ -54,6 +54,13 @@ unsigned defaultCodeObjectVersion(std::string_view chip);
 std::string moduleKey(std::string_view ptx, std::string_view target,
                       std::string_view chip, unsigned codeObjectVersion = 0);
 
+/// What stands for the PTX hash in the key of a device-linked image (-rdc):
+/// the image cudart loads is a fatbin container of linked cubins without
+/// PTX; `build` compiles the binary's relocatable PTX modules linked
+/// together and stores them under this, from the SHA-256 (hex) of that
+/// container's bytes, and the shim computes the same from the image.
+std::string linkedImageHash(std::string_view containerSha256);
+
 /// moduleKey for a PTX text whose SHA-256 (hex) the caller already has
 /// (build deduplicates by it, the shim logs it): the same key, without
 /// hashing the text again.

@@ -354,13 +354,17 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
     std::unique_ptr<llvm::Module> dep = translateModuleToLLVMIR(*copy, llvmCtx);
     if (!dep)
       return makeError("translation of a linked module failed");
-    // Only its functions and variables: kernels stay in their own module.
-    for (llvm::Function &f : *dep)
-      if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL ||
-          f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
-        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    // Only its functions and variables: kernels stay in their own module
+    // (unless the modules make one program).
+    if (!opts.linkWhole)
+      for (llvm::Function &f : *dep)
+        if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL ||
+            f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+          f.setLinkage(llvm::GlobalValue::InternalLinkage);
     if (llvm::Linker::linkModules(*llvmModule, std::move(dep),
-                                  llvm::Linker::LinkOnlyNeeded))
+                                  opts.linkWhole
+                                      ? llvm::Linker::Flags::None
+                                      : llvm::Linker::LinkOnlyNeeded))
       return makeError("linking the modules failed");
   }
   for (const std::string &name : externs) {

@@ -31,6 +31,10 @@ struct Options {
   /// Like `make -k`: report each unsupported op, drop the kernels that hold
   /// (or call a function holding) one, and compile the rest.
   bool keepGoing = false;
+  /// The modules of `linkWith` are parts of one program (a device-linked
+  /// -rdc image): all of them is linked in, kernels included, instead of
+  /// only what this module uses.
+  bool linkWhole = false;
   /// Threads for code generation (0: all cores). A module with several
   /// kernels is split into partitions (how many depends on the module
   /// only, so the output bytes do not depend on this) that are

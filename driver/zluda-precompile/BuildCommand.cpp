@@ -58,6 +58,9 @@ struct Module {
   /// modules of the same binaries that define the functions this one
   /// declares `.extern`, found by name, transitively.
   std::vector<size_t> linkWith;
+  /// A device-linked image (-rdc): this module and every one of linkWith
+  /// make one program, stored under cache::linkedImageHash (sha256).
+  bool linkedImage = false;
 };
 
 /// Fills each module's linkWith.
@@ -241,6 +244,7 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
   cg.chip = job.chip;
   cg.codeObjectVersion = job.codeObject; // the version in the key
   cg.keepGoing = true;
+  cg.linkWhole = m.linkedImage;
   cg.jobs = codegenJobs;
   // NVPTX entries hold PTX text, which the NVIDIA driver loads.
   auto result = codegen::compile(*module, cg,
@@ -261,6 +265,10 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
   for (auto entry : module->getOps<ptx::EntryOp>())
     if (!gone.count(entry.getSymName().str()))
       job.compiled.push_back(entry.getSymName().str());
+  if (m.linkedImage)
+    for (mlir::ModuleOp part : linked)
+      for (auto entry : part.getOps<ptx::EntryOp>())
+        job.compiled.push_back(entry.getSymName().str());
   job.error = first;
   job.status = job.missing.empty() ? Status::compiled : Status::partial;
 }
@@ -434,6 +442,12 @@ int driver::runBuild(const BuildOptions &opts) {
   std::vector<Module> modules;
   std::map<std::string, size_t> bySha;
   size_t inputsRead = 0;
+  struct LinkedProgram {
+    std::string hash; ///< cache::linkedImageHash of the image
+    std::string source;
+    std::vector<size_t> parts; ///< the relocatable modules, in order
+  };
+  std::vector<LinkedProgram> linkedPrograms;
   auto addModule = [&](std::string text, const std::string &source) {
     std::string sha = cache::Sha256::hex(text);
     auto [it, inserted] = bySha.emplace(sha, modules.size());
@@ -445,6 +459,7 @@ int driver::runBuild(const BuildOptions &opts) {
       modules.push_back(std::move(m));
     }
     modules[it->second].sources.insert(source);
+    return it->second;
   };
   for (const binary::InputPath &p : files) {
     binary::Input in = binary::readInput(p.path);
@@ -461,22 +476,55 @@ int driver::runBuild(const BuildOptions &opts) {
       addModule(in.buffer->getBuffer().str(), in.path);
       continue;
     }
+    std::vector<size_t> relocatable;
+    std::vector<const binary::FoundContainer *> linkedImages;
     for (const binary::FoundContainer &fc : in.containers) {
       int sel = fc.container.selectedPTX();
-      if (sel < 0)
+      if (sel < 0) {
+        // Machine code only, beside relocatable PTX: nvlink's image.
+        if (!fc.relocatable && fc.member.empty())
+          linkedImages.push_back(&fc);
         continue;
+      }
       std::string text;
       if (auto err = fatbin::extractPayload(fc.container.entries[sel], text)) {
         fmt::print(stderr, "{}: error: {}\n", in.path, err->message);
         inputErrors = true;
         continue;
       }
-      addModule(std::move(text),
-                fc.member.empty() ? in.path : in.path + "(" + fc.member + ")");
+      size_t index = addModule(
+          std::move(text),
+          fc.member.empty() ? in.path : in.path + "(" + fc.member + ")");
+      if (fc.relocatable && fc.member.empty())
+        relocatable.push_back(index);
     }
+    if (!relocatable.empty())
+      for (const binary::FoundContainer *fc : linkedImages)
+        linkedPrograms.push_back(
+            {cache::linkedImageHash(
+                 cache::Sha256::hex(in.buffer->getBuffer().substr(
+                     fc->fileOffset, fc->container.totalSize()))),
+             in.path, relocatable});
   }
 
   resolveDeviceLinks(modules);
+  // -rdc: the device-linked images cudart loads hold no PTX; each is served
+  // from the binary's relocatable modules compiled as one program.
+  for (LinkedProgram &lp : linkedPrograms) {
+    if (bySha.count(lp.hash))
+      continue;
+    Module m;
+    m.sha256 = lp.hash;
+    m.linkedImage = true;
+    m.text = modules[lp.parts[0]].text;
+    m.sources.insert(lp.source);
+    m.linkWith.assign(lp.parts.begin() + 1, lp.parts.end());
+    for (size_t part : lp.parts)
+      for (const std::string &k : modules[part].kernels)
+        m.kernels.push_back(k);
+    bySha.emplace(lp.hash, modules.size());
+    modules.push_back(std::move(m));
+  }
 
   // Jobs, the biggest modules first so that the pool ends evenly.
   std::vector<Job> jobs;

@@ -12,6 +12,7 @@
 #include "runtime-shim/Shim.h"
 
 #include "compiler/Cache/Cache.h"
+#include "compiler/Cache/Sha256.h"
 
 #include <catch2/catch.hpp>
 
@@ -422,6 +423,58 @@ TEST_CASE("the exported library forwards and answers cuGetProcAddress",
   REQUIRE(load(&m, kPTX.c_str()) == 0);
   CHECK(take() == "cuModuleLoadData // original\n");
   CHECK(readAll(dir + "/log").find("miss: no cache -> fallback") !=
+        std::string::npos);
+}
+
+TEST_CASE("an -rdc program's linked image is served by its own hash",
+          "[shim]") {
+  // nvlink's image: a container of machine code only. `build` stores the
+  // program's relocatable modules, linked, under the container's hash.
+  EntrySpec elf;
+  elf.kind = 2;
+  elf.payload = std::string("\x7f"
+                            "ELF",
+                            4) +
+                std::string(60, '\1');
+  std::string linked = container({entry(elf)});
+  ImageInfo info = readImage(linked.data());
+  CHECK_FALSE(info.hasPTX);
+  CHECK(info.containerSha256 == cache::Sha256::hex(linked));
+
+  Fixture fx;
+  cache::Entry e;
+  e.meta.key = cache::moduleKeyOfPtxHash(
+      cache::linkedImageHash(info.containerSha256), "nvptx", "sm_90");
+  e.meta.target = "nvptx";
+  e.meta.chip = "sm_90";
+  e.meta.compilerVersion = std::string(cache::compilerVersion());
+  e.meta.ptxSha256 = "-";
+  e.meta.kernels = {"k", "reset"};
+  e.object = "// linked build\n.version 8.0\n";
+  std::string error;
+  REQUIRE(fx.store.write(e, error));
+  auto shim = fx.make();
+  Wrapper w;
+  w.data = linked.data();
+  CUlibrary lib = nullptr;
+  REQUIRE(shim->cuLibraryLoadData(&lib, &w, nullptr, nullptr, 0, nullptr,
+                                  nullptr, 0) == CUDA_SUCCESS);
+  CHECK(take() == "cuLibraryLoadData // linked build\n");
+  CHECK(shim->handles().owns(lib));
+
+  // Another machine-code-only image: a miss that says what to build.
+  elf.payload[10] = 'x';
+  std::string other = container({entry(elf)});
+  w.data = other.data();
+  REQUIRE(shim->cuLibraryLoadData(&lib, &w, nullptr, nullptr, 0, nullptr,
+                                  nullptr, 0) == CUDA_SUCCESS);
+  CHECK(take() == "cuLibraryLoadData wrapper\n");
+  shim->finish();
+  std::string log = fx.log();
+  CHECK(log.find("linked-image sha256=") != std::string::npos);
+  CHECK(log.find("hit -> served, 2 kernel(s) k,reset") != std::string::npos);
+  CHECK(log.find("miss: no PTX in the fatbin, and no linked build of the "
+                 "program (build the executable) -> fallback") !=
         std::string::npos);
 }
 
