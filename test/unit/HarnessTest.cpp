@@ -12,11 +12,14 @@
 
 TEST_CASE("the harness reads every case of a manifest", "[harness]") {
   std::istringstream in("add_s32\n\nneg_s32 suite=instructions exhaustive\n"
-                        "shfl_up suite=warp-block\n");
-  CHECK(harness::readManifest(in) ==
-        std::vector<harness::Case>{{"add_s32", false, "instructions"},
-                                   {"neg_s32", true, "instructions"},
-                                   {"shfl_up", false, "warp-block"}});
+                        "shfl_up suite=warp-block\n"
+                        "dyn_shared suite=memory-calls shared=16384\n");
+  CHECK(
+      harness::readManifest(in) ==
+      std::vector<harness::Case>{{"add_s32", false, "instructions"},
+                                 {"neg_s32", true, "instructions"},
+                                 {"shfl_up", false, "warp-block"},
+                                 {"dyn_shared", false, "memory-calls", 16384}});
 }
 
 TEST_CASE("exhaustive sweeps cover all 2^32 values of a in chunks",

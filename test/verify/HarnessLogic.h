@@ -50,13 +50,15 @@ struct Case {
   std::string name;
   bool exhaustive = false;
   std::string suite = "instructions";
+  unsigned sharedBytes = 0; ///< dynamic shared memory per block
   bool operator==(const Case &o) const {
-    return name == o.name && exhaustive == o.exhaustive && suite == o.suite;
+    return name == o.name && exhaustive == o.exhaustive && suite == o.suite &&
+           sharedBytes == o.sharedBytes;
   }
 };
 
-/// The cases of a manifest: one a line, `name [suite=S] [exhaustive]`,
-/// blank lines skipped.
+/// The cases of a manifest: one a line, `name [suite=S] [exhaustive]
+/// [shared=BYTES]`, blank lines skipped.
 inline std::vector<Case> readManifest(std::istream &in) {
   std::vector<Case> cases;
   std::string line;
@@ -70,6 +72,8 @@ inline std::vector<Case> readManifest(std::istream &in) {
         c.exhaustive = true;
       else if (w.rfind("suite=", 0) == 0)
         c.suite = w.substr(6);
+      else if (w.rfind("shared=", 0) == 0)
+        c.sharedBytes = static_cast<unsigned>(std::stoul(w.substr(7)));
     }
     cases.push_back(c);
   }

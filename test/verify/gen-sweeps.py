@@ -318,6 +318,54 @@ SWEEPS = {
         "  @%p2 bar.sync 2, 128;\n  @!%p2 barrier.sync %r16, %r17;\n"
         "  mul.wide.u32 %rd13, %r14, 4;\n  add.s64 %rd15, %rd14, %rd13;\n"
         "  ld.shared.u32 %r10, [%rd15];"),
+    # Dynamic shared memory (16 KiB at launch, manifest `shared=`): each
+    # thread writes a past the first 8 KiB, then reads its neighbours'.
+    "dyn_shared": (
+        ".extern .shared .align 16 .b8 dsmem[];",
+        "  mov.u64 %rd12, dsmem;\n  mul.wide.u32 %rd13, %r4, 4;\n"
+        "  add.s64 %rd14, %rd12, %rd13;\n  st.shared.u32 [%rd14+8192], %r6;\n"
+        "  st.shared.u32 [%rd14], %r7;\n  bar.sync 0;\n"
+        "  xor.b32 %r11, %r4, 1;\n  mul.wide.u32 %rd13, %r11, 4;\n"
+        "  add.s64 %rd14, %rd12, %rd13;\n  ld.shared.u32 %r9, [%rd14+8192];\n"
+        "  xor.b32 %r11, %r4, 255;\n  mul.wide.u32 %rd13, %r11, 4;\n"
+        "  add.s64 %rd14, %rd12, %rd13;\n  ld.shared.u32 %r10, [%rd14];"),
+    # cp.async: a 4-byte .ca copy of a[i] into shared memory, and a 16-byte
+    # .cg copy of the aligned group a[i & ~3 ..] with src-size a & 15 (the
+    # rest zero-filled), committed and waited for, then read back.
+    "cp_async": (
+        ".shared .align 16 .b8 cbuf[1024];\n.shared .align 16 .b8 cbuf2[4096];",
+        "  mov.u64 %rd12, cbuf;\n  mul.wide.u32 %rd13, %r4, 4;\n"
+        "  add.s64 %rd12, %rd12, %rd13;\n"
+        "  cp.async.ca.shared.global [%rd12], [%rd6], 4;\n"
+        "  and.b32 %r11, %r5, -4;\n  mul.wide.u32 %rd13, %r11, 4;\n"
+        "  add.s64 %rd15, %rd2, %rd13;\n  mov.u64 %rd14, cbuf2;\n"
+        "  mul.wide.u32 %rd13, %r4, 16;\n  add.s64 %rd14, %rd14, %rd13;\n"
+        "  and.b32 %r12, %r6, 15;\n"
+        "  cp.async.cg.shared.global [%rd14], [%rd15], 16, %r12;\n"
+        "  cp.async.commit_group;\n  cp.async.wait_group 0;\n  bar.sync 0;\n"
+        "  xor.b32 %r11, %r4, 1;\n  mov.u64 %rd12, cbuf;\n"
+        "  mul.wide.u32 %rd13, %r11, 4;\n  add.s64 %rd12, %rd12, %rd13;\n"
+        "  ld.shared.u32 %r9, [%rd12];\n"
+        "  ld.shared.v4.u32 {%r13, %r14, %r15, %r16}, [%rd14];\n"
+        "  xor.b32 %r10, %r13, %r14;\n  shl.b32 %r15, %r15, 1;\n"
+        "  xor.b32 %r10, %r10, %r15;\n  shl.b32 %r16, %r16, 2;\n"
+        "  xor.b32 %r10, %r10, %r16;"),
+    # Contended atomics on global memory: a block's 256 threads on 8 words
+    # (the first 8 output words of the block, overwritten by the results
+    # after everyone has read the final values).
+    **{f"atom_global_contended_{op.replace('.', '_')}": (
+        "  mov.u32 %r11, %ctaid.x;\n  shl.b32 %r11, %r11, 8;\n"
+        "  and.b32 %r12, %r4, 7;\n  add.u32 %r11, %r11, %r12;\n"
+        "  mul.wide.u32 %rd13, %r11, 8;\n  add.s64 %rd12, %rd1, %rd13;\n"
+        f"  setp.lt.u32 %p2, %r4, 8;\n  @%p2 st.global.u32 [%rd12], {init};\n"
+        "  bar.sync 0;\n"
+        f"  atom.global.{op} %r14, [%rd12], {arg};\n"
+        "  bar.sync 0;\n  ld.global.u32 %r9, [%rd12];\n  bar.sync 0;")
+       for op, init, arg in [("add.u32", 0, "%r6"), ("min.u32", -1, "%r6"),
+                             ("max.s32", -2147483648, "%r6"),
+                             ("and.b32", -1, "%r6"), ("or.b32", 0, "%r6"),
+                             ("xor.b32", 0, "%r6"), ("inc.u32", 0, 9),
+                             ("dec.u32", 0, 9)]},
     # Contended atomics: the 256 threads of a block on 8 shared words (32
     # threads each), then every thread reads its word's final value, which
     # is the same whatever the order (commutative operations; inc/dec wrap
@@ -483,6 +531,8 @@ def main():
             with open(os.path.join(out, name + ".ptx"), "w") as f_:
                 f_.write(text)
             flags = " exhaustive" if exhaustive(prelude, body) else ""
+            if ".extern .shared" in prelude:
+                flags += " shared=16384"
             m.write(f"{name} suite={suite(prelude, body)}{flags}\n")
 
 if __name__ == "__main__":

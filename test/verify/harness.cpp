@@ -163,12 +163,13 @@ int main(int argc, char **argv) {
     return "";
   };
   // Runs `fn` over `count` inputs into `out`, poisoned first.
+  unsigned sharedBytes = 0; // the case's dynamic shared memory
   auto launch = [&](CUfunction fn, CUdeviceptr out, size_t count) {
     CHECK(cuMemsetD8(out, 0xAB, count * 8));
     unsigned c32 = static_cast<unsigned>(count);
     void *args[] = {&out, &dA, &dB, &dC, &c32};
     CHECK(cuLaunchKernel(fn, static_cast<unsigned>((count + 255) / 256), 1, 1,
-                         256, 1, 1, 0, nullptr, args, nullptr));
+                         256, 1, 1, sharedBytes, nullptr, args, nullptr));
     CHECK(cuCtxSynchronize());
   };
 
@@ -177,6 +178,7 @@ int main(int argc, char **argv) {
   for (const harness::Case &kase : harness::readManifest(manifest)) {
     Result r;
     r.name = kase.name;
+    sharedBytes = kase.sharedBytes;
     r.suite = kase.suite + (kase.exhaustive ? " (all 2^32)" : "");
     CUmodule modOrig = nullptr, modOurs = nullptr;
     CUfunction fnOrig, fnOurs;
