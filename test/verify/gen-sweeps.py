@@ -318,6 +318,30 @@ SWEEPS = {
         "  @%p2 bar.sync 2, 128;\n  @!%p2 barrier.sync %r16, %r17;\n"
         "  mul.wide.u32 %rd13, %r14, 4;\n  add.s64 %rd15, %rd14, %rd13;\n"
         "  ld.shared.u32 %r10, [%rd15];"),
+    # Memory spaces and vectors: v2 global and v4 shared stores and loads, a
+    # v2 .local array, a .const table indexed by a & 7, a non-coherent load
+    # of b, and a generic load through cvta.shared.
+    "mem_spaces_vectors": (
+        ".const .align 4 .b32 ctab[8] = {3, 5, 7, 11, 13, 17, 19, 23};\n"
+        ".shared .align 16 .b8 vsh[4096];",
+        "  {\n  .local .align 8 .b8 lbuf[16];\n"
+        "  mul.wide.u32 %rd12, %r5, 8;\n  add.s64 %rd13, %rd1, %rd12;\n"
+        "  st.global.v2.u32 [%rd13], {%r6, %r7};\n"
+        "  ld.global.v2.u32 {%r11, %r12}, [%rd13];\n"
+        "  mov.u64 %rd14, vsh;\n  mul.wide.u32 %rd12, %r4, 16;\n"
+        "  add.s64 %rd14, %rd14, %rd12;\n"
+        "  st.shared.v4.u32 [%rd14], {%r6, %r7, %r8, %r11};\n"
+        "  ld.shared.v4.b32 {%r13, %r14, %r15, %r16}, [%rd14];\n"
+        "  st.local.v2.u32 [lbuf+8], {%r13, %r14};\n"
+        "  ld.local.v2.u32 {%r17, %r18}, [lbuf+8];\n"
+        "  and.b32 %r19, %r6, 7;\n  mul.wide.u32 %rd12, %r19, 4;\n"
+        "  mov.u64 %rd15, ctab;\n  add.s64 %rd15, %rd15, %rd12;\n"
+        "  ld.const.u32 %r20, [%rd15];\n  ld.global.nc.u32 %r21, [%rd7];\n"
+        "  cvta.shared.u64 %rd15, %rd14;\n  ld.u32 %r22, [%rd15+4];\n"
+        "  xor.b32 %r9, %r11, %r12;\n  xor.b32 %r9, %r9, %r15;\n"
+        "  xor.b32 %r9, %r9, %r16;\n  xor.b32 %r9, %r9, %r17;\n"
+        "  add.u32 %r10, %r18, %r20;\n  add.u32 %r10, %r10, %r21;\n"
+        "  mul.lo.u32 %r10, %r10, %r22;\n  }"),
     # Dynamic shared memory (16 KiB at launch, manifest `shared=`): each
     # thread writes a past the first 8 KiB, then reads its neighbours'.
     "dyn_shared": (
