@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <regex>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -73,60 +74,35 @@ CUresult wrapKernelSetAttribute(CUfunction_attribute a, int v, CUkernel k,
   return r;
 }
 
-// Launches: the same arguments, with the function to run chosen by
-// Compare::launch.
+/// The wrapper of a launch entry point `Field` of RealDriver: the same
+/// arguments, with the function to run chosen by Compare::launch.
+template <auto Field, typename Signature> struct LaunchWrapper;
+// cuLaunchKernel, cuLaunchCooperativeKernel (and _ptsz): the function first.
+template <auto Field, typename... Rest>
+struct LaunchWrapper<Field, CUresult (*)(CUfunction, Rest...)> {
+  static CUresult call(CUfunction f, Rest... rest) {
+    return instance->launch(f, [&](CUfunction g) {
+      return (instance->original->*Field)(g, rest...);
+    });
+  }
+};
+// cuLaunchKernelEx (and _ptsz): the configuration first.
+template <auto Field, typename... Rest>
+struct LaunchWrapper<Field, CUresult (*)(const CUlaunchConfig *, CUfunction,
+                                         Rest...)> {
+  static CUresult call(const CUlaunchConfig *c, CUfunction f, Rest... rest) {
+    return instance->launch(f, [&](CUfunction g) {
+      return (instance->original->*Field)(c, g, rest...);
+    });
+  }
+};
 
-CUresult wrapLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                          unsigned bx, unsigned by, unsigned bz, unsigned shmem,
-                          CUstream s, void **params, void **extra) {
-  return instance->launch(f, [&](CUfunction g) {
-    return instance->original->cuLaunchKernel(g, gx, gy, gz, bx, by, bz, shmem,
-                                              s, params, extra);
-  });
-}
-
-CUresult wrapLaunchKernelPtsz(CUfunction f, unsigned gx, unsigned gy,
-                              unsigned gz, unsigned bx, unsigned by,
-                              unsigned bz, unsigned shmem, CUstream s,
-                              void **params, void **extra) {
-  return instance->launch(f, [&](CUfunction g) {
-    return instance->original->cuLaunchKernel_ptsz(g, gx, gy, gz, bx, by, bz,
-                                                   shmem, s, params, extra);
-  });
-}
-
-CUresult wrapLaunchCooperative(CUfunction f, unsigned gx, unsigned gy,
-                               unsigned gz, unsigned bx, unsigned by,
-                               unsigned bz, unsigned shmem, CUstream s,
-                               void **params) {
-  return instance->launch(f, [&](CUfunction g) {
-    return instance->original->cuLaunchCooperativeKernel(g, gx, gy, gz, bx, by,
-                                                         bz, shmem, s, params);
-  });
-}
-
-CUresult wrapLaunchCooperativePtsz(CUfunction f, unsigned gx, unsigned gy,
-                                   unsigned gz, unsigned bx, unsigned by,
-                                   unsigned bz, unsigned shmem, CUstream s,
-                                   void **params) {
-  return instance->launch(f, [&](CUfunction g) {
-    return instance->original->cuLaunchCooperativeKernel_ptsz(
-        g, gx, gy, gz, bx, by, bz, shmem, s, params);
-  });
-}
-
-CUresult wrapLaunchEx(const CUlaunchConfig *c, CUfunction f, void **params,
-                      void **extra) {
-  return instance->launch(f, [&](CUfunction g) {
-    return instance->original->cuLaunchKernelEx(c, g, params, extra);
-  });
-}
-
-CUresult wrapLaunchExPtsz(const CUlaunchConfig *c, CUfunction f, void **params,
-                          void **extra) {
-  return instance->launch(f, [&](CUfunction g) {
-    return instance->original->cuLaunchKernelEx_ptsz(c, g, params, extra);
-  });
+/// Installs the wrapper of `field` (when the driver has the entry point).
+template <auto Field> void wrapLaunch(RealDriver &real) {
+  if (real.*Field)
+    real.*Field =
+        LaunchWrapper<Field,
+                      std::remove_reference_t<decltype(real.*Field)>>::call;
 }
 
 std::string hex(size_t v) {
@@ -220,18 +196,12 @@ Compare::Compare(RealDriver &driver, FILE *file)
     real.cuFuncSetAttribute = wrapFuncSetAttribute;
   if (real.cuKernelSetAttribute)
     real.cuKernelSetAttribute = wrapKernelSetAttribute;
-  if (real.cuLaunchKernel)
-    real.cuLaunchKernel = wrapLaunchKernel;
-  if (real.cuLaunchKernel_ptsz)
-    real.cuLaunchKernel_ptsz = wrapLaunchKernelPtsz;
-  if (real.cuLaunchCooperativeKernel)
-    real.cuLaunchCooperativeKernel = wrapLaunchCooperative;
-  if (real.cuLaunchCooperativeKernel_ptsz)
-    real.cuLaunchCooperativeKernel_ptsz = wrapLaunchCooperativePtsz;
-  if (real.cuLaunchKernelEx)
-    real.cuLaunchKernelEx = wrapLaunchEx;
-  if (real.cuLaunchKernelEx_ptsz)
-    real.cuLaunchKernelEx_ptsz = wrapLaunchExPtsz;
+  wrapLaunch<&RealDriver::cuLaunchKernel>(real);
+  wrapLaunch<&RealDriver::cuLaunchKernel_ptsz>(real);
+  wrapLaunch<&RealDriver::cuLaunchCooperativeKernel>(real);
+  wrapLaunch<&RealDriver::cuLaunchCooperativeKernel_ptsz>(real);
+  wrapLaunch<&RealDriver::cuLaunchKernelEx>(real);
+  wrapLaunch<&RealDriver::cuLaunchKernelEx_ptsz>(real);
   log("compare: each launch of a served kernel runs NVIDIA's build of the "
       "original image, then ours, on the same memory");
 }

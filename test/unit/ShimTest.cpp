@@ -43,6 +43,17 @@ struct Wrapper {
   const void *unused = nullptr;
 };
 
+/// An ELF (cubin) entry whose bytes after the magic are `fill`.
+EntrySpec cubinEntry(char fill) {
+  EntrySpec elf;
+  elf.kind = 2;
+  elf.payload = std::string("\x7f"
+                            "ELF",
+                            4) +
+                std::string(60, fill);
+  return elf;
+}
+
 std::string ptxContainer(const std::string &ptx, bool compress) {
   EntrySpec e;
   e.payload = ptx;
@@ -51,13 +62,7 @@ std::string ptxContainer(const std::string &ptx, bool compress) {
     e.flags |= fatbin::kFlagLZ4;
     e.uncompressed = ptx.size();
   }
-  EntrySpec elf;
-  elf.kind = 2;
-  elf.payload = std::string("\x7f"
-                            "ELF",
-                            4) +
-                std::string(60, '\0');
-  return container({entry(elf), entry(e)});
+  return container({entry(cubinEntry('\0')), entry(e)});
 }
 
 std::string tempDir() {
@@ -430,12 +435,7 @@ TEST_CASE("an -rdc program's linked image is served by its own hash",
           "[shim]") {
   // nvlink's image: a container of machine code only. `build` stores the
   // program's relocatable modules, linked, under the container's hash.
-  EntrySpec elf;
-  elf.kind = 2;
-  elf.payload = std::string("\x7f"
-                            "ELF",
-                            4) +
-                std::string(60, '\1');
+  EntrySpec elf = cubinEntry('\1');
   std::string linked = container({entry(elf)});
   ImageInfo info = readImage(linked.data());
   CHECK_FALSE(info.hasPTX);
