@@ -97,6 +97,13 @@ struct LaunchWrapper<Field, CUresult (*)(const CUlaunchConfig *, CUfunction,
   }
 };
 
+/// Puts `wrapper` in the driver's `slot` (when the driver has the entry
+/// point).
+template <typename Fn> void replace(Fn &slot, Fn wrapper) {
+  if (slot)
+    slot = wrapper;
+}
+
 /// Installs the wrapper of `field` (when the driver has the entry point).
 template <auto Field> void wrapLaunch(RealDriver &real) {
   if (real.*Field)
@@ -182,20 +189,13 @@ Compare *Compare::install(RealDriver &real, const std::string &logPath) {
 
 Compare::Compare(RealDriver &driver, FILE *file)
     : real(driver), original(new RealDriver(driver)), logFile(file) {
-  if (real.cuModuleLoadData)
-    real.cuModuleLoadData = wrapModuleLoadData;
-  if (real.cuLibraryLoadData)
-    real.cuLibraryLoadData = wrapLibraryLoadData;
-  if (real.cuModuleGetFunction)
-    real.cuModuleGetFunction = wrapModuleGetFunction;
-  if (real.cuLibraryGetKernel)
-    real.cuLibraryGetKernel = wrapLibraryGetKernel;
-  if (real.cuKernelGetFunction)
-    real.cuKernelGetFunction = wrapKernelGetFunction;
-  if (real.cuFuncSetAttribute)
-    real.cuFuncSetAttribute = wrapFuncSetAttribute;
-  if (real.cuKernelSetAttribute)
-    real.cuKernelSetAttribute = wrapKernelSetAttribute;
+  replace(real.cuModuleLoadData, wrapModuleLoadData);
+  replace(real.cuLibraryLoadData, wrapLibraryLoadData);
+  replace(real.cuModuleGetFunction, wrapModuleGetFunction);
+  replace(real.cuLibraryGetKernel, wrapLibraryGetKernel);
+  replace(real.cuKernelGetFunction, wrapKernelGetFunction);
+  replace(real.cuFuncSetAttribute, wrapFuncSetAttribute);
+  replace(real.cuKernelSetAttribute, wrapKernelSetAttribute);
   wrapLaunch<&RealDriver::cuLaunchKernel>(real);
   wrapLaunch<&RealDriver::cuLaunchKernel_ptsz>(real);
   wrapLaunch<&RealDriver::cuLaunchCooperativeKernel>(real);
