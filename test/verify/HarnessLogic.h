@@ -2,7 +2,8 @@
 //
 // What the harness (harness.cpp, built by nvcc on the GPU machine) does on
 // the host, without CUDA, so that CI tests it (test/unit/HarnessTest.cpp):
-// the manifest, the inputs of a case, the bit-for-bit comparison.
+// the manifest, the inputs of a case (which the GPU generates the same way),
+// the chunks of a sweep, how a mismatch is shown.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <istream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -24,25 +26,26 @@ namespace harness {
 /// Edge values: integers around limits and shift widths; floats at
 /// denormals, normal limits, rounding boundaries, infinities and NaNs with
 /// payloads.
+constexpr uint32_t kEdges[] = {
+    0,          1,          2,          3,          31,         32,
+    33,         63,         64,         0x7f,       0x80,       0xff,
+    0x100,      0x7fff,     0x8000,     0xffff,     0x10000,    0x7fffffff,
+    0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 0xfffffff0, 12345,
+    0xffffcfc7, 0x007fffff, 0x807fffff, 0x80000001, 0x000116c2, 0x00800000,
+    0x80800000, 0x3f800000, 0xbf800000, 0x3f000000, 0x3fc00000, 0x40200000,
+    0xc0200000, 0x40600000, 0x3effffff, 0x3f7fffff, 0x4b000000, 0x4f000000,
+    0xcf000000, 0x4f800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000,
+    0x7fc00000, 0xffc00000, 0x7f800001, 0x7fc12345};
+constexpr uint64_t kEdgeCount = sizeof kEdges / sizeof kEdges[0];
+
 inline const std::vector<uint32_t> &edges() {
-  static const std::vector<uint32_t> values = {
-      0,          1,          2,          3,          31,         32,
-      33,         63,         64,         0x7f,       0x80,       0xff,
-      0x100,      0x7fff,     0x8000,     0xffff,     0x10000,    0x7fffffff,
-      0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 0xfffffff0, 12345,
-      0xffffcfc7, 0x007fffff, 0x807fffff, 0x80000001, 0x000116c2, 0x00800000,
-      0x80800000, 0x3f800000, 0xbf800000, 0x3f000000, 0x3fc00000, 0x40200000,
-      0xc0200000, 0x40600000, 0x3effffff, 0x3f7fffff, 0x4b000000, 0x4f000000,
-      0xcf000000, 0x4f800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000,
-      0x7fc00000, 0xffc00000, 0x7f800001, 0x7fc12345};
+  static const std::vector<uint32_t> values(std::begin(kEdges),
+                                            std::end(kEdges));
   return values;
 }
 
 /// Every triple of edge values comes first.
-inline size_t gridSize() {
-  size_t e = edges().size();
-  return e * e * e;
-}
+constexpr size_t gridSize() { return kEdgeCount * kEdgeCount * kEdgeCount; }
 
 /// A case of the manifest: a family, and whether it is unary (its output
 /// depends on a alone), to be run over all 2^32 values of a.
@@ -80,44 +83,55 @@ inline std::vector<Case> readManifest(std::istream &in) {
   return cases;
 }
 
-inline uint64_t xorshift(uint64_t &s) {
-  s ^= s << 13;
-  s ^= s >> 7;
-  s ^= s << 17;
-  return s;
-}
-
-/// The inputs of case `name`: the edge-value grid, then random values from
-/// a seed derived from the name (the same on every run and machine).
-inline void makeInputs(const std::string &name, size_t n,
-                       std::vector<uint32_t> &a, std::vector<uint32_t> &b,
-                       std::vector<uint32_t> &c) {
-  const std::vector<uint32_t> &e = edges();
-  size_t k = e.size(), grid = gridSize();
-  a.resize(n);
-  b.resize(n);
-  c.resize(n);
+/// The seed of a case's random inputs, from its name (the same on every
+/// run and machine).
+inline uint64_t seedOf(const std::string &name) {
   uint64_t seed = 0x9e3779b97f4a7c15ull;
   for (char ch : name)
     seed = seed * 1099511628211ull + static_cast<unsigned char>(ch);
-  for (size_t i = 0; i < n; ++i) {
-    if (i < grid) {
-      a[i] = e[i / (k * k)];
-      b[i] = e[(i / k) % k];
-      c[i] = e[i % k];
-    } else {
-      uint64_t x = xorshift(seed), y = xorshift(seed);
-      a[i] = static_cast<uint32_t>(x);
-      b[i] = static_cast<uint32_t>(x >> 32);
-      c[i] = static_cast<uint32_t>(y);
-    }
-  }
+  return seed;
 }
 
-struct Comparison {
-  size_t mismatches = 0;
-  std::string first; ///< the first mismatching input and both outputs
+constexpr uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+struct Inputs {
+  uint32_t a, b, c;
 };
+
+/// Input `i` of a case: the edge-value grid (`edges`, `count` of them)
+/// first, then random values from a counter-based generator, so that the
+/// GPU makes the same inputs as this (the harness's kernels call it with
+/// the edges in constant memory).
+constexpr Inputs inputAt(const uint32_t *edges, uint64_t count, uint64_t seed,
+                         uint64_t i) {
+  if (i < count * count * count)
+    return {edges[i / (count * count)], edges[(i / count) % count],
+            edges[i % count]};
+  uint64_t x = splitmix64(seed + 2 * i), y = splitmix64(seed + 2 * i + 1);
+  return {static_cast<uint32_t>(x), static_cast<uint32_t>(x >> 32),
+          static_cast<uint32_t>(y)};
+}
+
+/// The first `n` inputs of case `name`, on the host.
+inline void makeInputs(const std::string &name, size_t n,
+                       std::vector<uint32_t> &a, std::vector<uint32_t> &b,
+                       std::vector<uint32_t> &c) {
+  uint64_t seed = seedOf(name);
+  a.resize(n);
+  b.resize(n);
+  c.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    Inputs v = inputAt(kEdges, kEdgeCount, seed, i);
+    a[i] = v.a;
+    b[i] = v.b;
+    c[i] = v.c;
+  }
+}
 
 /// One mismatching input and both outputs, as the table prints it.
 inline std::string describe(uint32_t a, uint32_t b, uint32_t c, uint64_t nvidia,
@@ -129,29 +143,13 @@ inline std::string describe(uint32_t a, uint32_t b, uint32_t c, uint64_t nvidia,
   return buf;
 }
 
-/// The chunks of an exhaustive sweep: [base, base + size) covering all 2^32
-/// values of a, `chunk` at a time (the last one shorter if need be).
-inline std::vector<std::pair<uint64_t, uint64_t>> chunks(uint64_t chunk) {
+/// The chunks of a sweep over `total` inputs: [base, base + size), `chunk`
+/// at a time (the last one shorter if need be).
+inline std::vector<std::pair<uint64_t, uint64_t>> chunks(uint64_t total,
+                                                         uint64_t chunk) {
   std::vector<std::pair<uint64_t, uint64_t>> r;
-  const uint64_t all = uint64_t(1) << 32;
-  for (uint64_t base = 0; base < all; base += chunk)
-    r.emplace_back(base, std::min(chunk, all - base));
-  return r;
-}
-
-/// Bit-for-bit comparison of NVIDIA's outputs with ours.
-inline Comparison compare(const std::vector<uint32_t> &a,
-                          const std::vector<uint32_t> &b,
-                          const std::vector<uint32_t> &c,
-                          const std::vector<uint64_t> &nvidia,
-                          const std::vector<uint64_t> &ours) {
-  Comparison r;
-  for (size_t i = 0; i < nvidia.size() && i < ours.size(); ++i) {
-    if (nvidia[i] == ours[i])
-      continue;
-    if (r.mismatches++ == 0)
-      r.first = describe(a[i], b[i], c[i], nvidia[i], ours[i]);
-  }
+  for (uint64_t base = 0; base < total; base += chunk)
+    r.emplace_back(base, std::min(chunk, total - base));
   return r;
 }
 

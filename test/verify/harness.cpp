@@ -8,10 +8,12 @@
 //   c[i] (32-bit).
 // Inputs: every triple of a set of edge values (zeros, denormals, infinities,
 // NaNs with payloads, integer limits, values at rounding boundaries), then
-// random values; unary families (`exhaustive` in the manifest) instead run
-// over all 2^32 values of a, generated and compared on the GPU a chunk at a
-// time. Outputs are poisoned before each run; every driver call is checked.
-// Built as CUDA (nvcc -x cu) for the two helper kernels.
+// random values from a counter-based generator (HarnessLogic.h); unary
+// families (`exhaustive` in the manifest) instead run over all 2^32 values
+// of a. Inputs are made, both builds run and outputs compared on the GPU,
+// 2^24 inputs at a time. Outputs are poisoned before each run; every driver
+// call is checked. Built as CUDA (nvcc -x cu --expt-relaxed-constexpr) for
+// the helper kernels.
 //
 // Usage: harness SWEEP_DIR OURS_DIR [INPUTS]   (prints a table; exit 1 on any
 // mismatch or error)
@@ -64,11 +66,26 @@ std::string readFile(const std::string &path) {
     }                                                                          \
   } while (0)
 
-/// a[i] = base + i: one chunk of an exhaustive sweep's inputs.
-__global__ void fillSequence(uint32_t *a, uint32_t base, uint32_t n) {
+__constant__ uint32_t deviceEdges[harness::kEdgeCount];
+
+/// One chunk of a case's inputs, from input `base` on: a = base + i and
+/// b = c = 0 for an exhaustive sweep; otherwise harness::inputAt, as the
+/// host computes it.
+__global__ void fillInputs(uint32_t *a, uint32_t *b, uint32_t *c, bool sequence,
+                           uint64_t seed, uint64_t base, uint32_t n) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    a[i] = base + i;
+  if (i >= n)
+    return;
+  if (sequence) {
+    a[i] = static_cast<uint32_t>(base + i);
+    b[i] = c[i] = 0;
+    return;
+  }
+  harness::Inputs v =
+      harness::inputAt(deviceEdges, harness::kEdgeCount, seed, base + i);
+  a[i] = v.a;
+  b[i] = v.b;
+  c[i] = v.c;
 }
 
 /// Counts the outputs that differ and keeps the smallest such index.
@@ -83,7 +100,8 @@ __global__ void countDifferences(const unsigned long long *x,
   }
 }
 
-constexpr uint32_t exhaustiveChunk = 1u << 24;
+/// Inputs generated, run and compared at a time.
+constexpr uint32_t chunkInputs = 1u << 24;
 
 struct Result {
   std::string name, suite;
@@ -115,9 +133,7 @@ int main(int argc, char **argv) {
   CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK(cuCtxSetCurrent(ctx));
 
-  std::vector<uint32_t> a(n), b(n), c(n);
-  std::vector<uint64_t> outOrig(n), outOurs(n);
-  size_t slots = std::max<size_t>(n, exhaustiveChunk);
+  size_t slots = chunkInputs;
   CUdeviceptr dA, dB, dC, dOut, dOut2, dCount, dFirst;
   CHECK(cuMemAlloc(&dA, slots * 4));
   CHECK(cuMemAlloc(&dB, slots * 4));
@@ -126,6 +142,8 @@ int main(int argc, char **argv) {
   CHECK(cuMemAlloc(&dOut2, slots * 8));
   CHECK(cuMemAlloc(&dCount, 8));
   CHECK(cuMemAlloc(&dFirst, 8));
+  CHECK_RT(
+      cudaMemcpyToSymbol(deviceEdges, harness::kEdges, sizeof harness::kEdges));
 
   // The on-GPU comparison finds a difference planted at index 5.
   {
@@ -188,55 +206,48 @@ int main(int argc, char **argv) {
     r.error = load(sweeps + "/" + kase.name + ".ptx", fnOrig, modOrig);
     if (r.error.empty())
       r.error = load(ours + "/" + kase.name + ".ptx", fnOurs, modOurs);
-    if (r.error.empty() && !kase.exhaustive) {
-      harness::makeInputs(kase.name, n, a, b, c);
-      CHECK(cuMemcpyHtoD(dA, a.data(), n * 4));
-      CHECK(cuMemcpyHtoD(dB, b.data(), n * 4));
-      CHECK(cuMemcpyHtoD(dC, c.data(), n * 4));
-      launch(fnOrig, dOut, n);
-      CHECK(cuMemcpyDtoH(outOrig.data(), dOut, n * 8));
-      launch(fnOurs, dOut, n);
-      CHECK(cuMemcpyDtoH(outOurs.data(), dOut, n * 8));
-      r.inputs = n;
-      harness::Comparison cmp = harness::compare(a, b, c, outOrig, outOurs);
-      r.mismatches = cmp.mismatches;
-      r.first = cmp.first;
-    } else if (r.error.empty()) {
-      // All 2^32 values of a (b = c = 0), compared on the GPU.
-      CHECK(cuMemsetD32(dB, 0, exhaustiveChunk));
-      CHECK(cuMemsetD32(dC, 0, exhaustiveChunk));
-      for (auto [base, size] : harness::chunks(exhaustiveChunk)) {
-        uint32_t count = static_cast<uint32_t>(size);
-        unsigned blocks = (count + 255) / 256;
-        fillSequence<<<blocks, 256>>>(reinterpret_cast<uint32_t *>(dA),
-                                      static_cast<uint32_t>(base), count);
-        CHECK_RT(cudaGetLastError());
-        launch(fnOrig, dOut, size);
-        launch(fnOurs, dOut2, size);
-        unsigned long long zero = 0, none = ~0ull, found = 0, at = 0;
-        CHECK(cuMemcpyHtoD(dCount, &zero, 8));
-        CHECK(cuMemcpyHtoD(dFirst, &none, 8));
-        countDifferences<<<blocks, 256>>>(
-            reinterpret_cast<unsigned long long *>(dOut),
-            reinterpret_cast<unsigned long long *>(dOut2), count,
-            reinterpret_cast<unsigned long long *>(dCount),
-            reinterpret_cast<unsigned long long *>(dFirst));
-        CHECK_RT(cudaGetLastError());
-        CHECK(cuCtxSynchronize());
-        CHECK(cuMemcpyDtoH(&found, dCount, 8));
-        r.inputs += size;
-        if (!found)
-          continue;
-        if (!r.mismatches) {
-          CHECK(cuMemcpyDtoH(&at, dFirst, 8));
-          uint64_t nv = 0, us = 0;
-          CHECK(cuMemcpyDtoH(&nv, dOut + at * 8, 8));
-          CHECK(cuMemcpyDtoH(&us, dOut2 + at * 8, 8));
-          r.first =
-              harness::describe(static_cast<uint32_t>(base + at), 0, 0, nv, us);
-        }
-        r.mismatches += found;
+    // Chunk by chunk: the inputs made on the GPU, both builds run, the
+    // outputs compared there. Exhaustive: all 2^32 values of a (b = c = 0).
+    uint64_t seed = harness::seedOf(kase.name);
+    uint64_t total = kase.exhaustive ? uint64_t(1) << 32 : n;
+    for (auto [base, size] :
+         r.error.empty() ? harness::chunks(total, chunkInputs)
+                         : std::vector<std::pair<uint64_t, uint64_t>>{}) {
+      uint32_t count = static_cast<uint32_t>(size);
+      unsigned blocks = (count + 255) / 256;
+      fillInputs<<<blocks, 256>>>(
+          reinterpret_cast<uint32_t *>(dA), reinterpret_cast<uint32_t *>(dB),
+          reinterpret_cast<uint32_t *>(dC), kase.exhaustive, seed, base, count);
+      CHECK_RT(cudaGetLastError());
+      launch(fnOrig, dOut, size);
+      launch(fnOurs, dOut2, size);
+      unsigned long long zero = 0, none = ~0ull, found = 0, at = 0;
+      CHECK(cuMemcpyHtoD(dCount, &zero, 8));
+      CHECK(cuMemcpyHtoD(dFirst, &none, 8));
+      countDifferences<<<blocks, 256>>>(
+          reinterpret_cast<unsigned long long *>(dOut),
+          reinterpret_cast<unsigned long long *>(dOut2), count,
+          reinterpret_cast<unsigned long long *>(dCount),
+          reinterpret_cast<unsigned long long *>(dFirst));
+      CHECK_RT(cudaGetLastError());
+      CHECK(cuCtxSynchronize());
+      CHECK(cuMemcpyDtoH(&found, dCount, 8));
+      r.inputs += size;
+      if (!found)
+        continue;
+      if (!r.mismatches) {
+        CHECK(cuMemcpyDtoH(&at, dFirst, 8));
+        uint64_t nv = 0, us = 0;
+        CHECK(cuMemcpyDtoH(&nv, dOut + at * 8, 8));
+        CHECK(cuMemcpyDtoH(&us, dOut2 + at * 8, 8));
+        harness::Inputs v =
+            kase.exhaustive
+                ? harness::Inputs{static_cast<uint32_t>(base + at), 0, 0}
+                : harness::inputAt(harness::kEdges, harness::kEdgeCount, seed,
+                                   base + at);
+        r.first = harness::describe(v.a, v.b, v.c, nv, us);
       }
+      r.mismatches += found;
     }
     if (modOrig)
       CHECK(cuModuleUnload(modOrig));

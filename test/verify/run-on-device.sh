@@ -4,5 +4,5 @@
 # against the toolchain's NVPTX builds in .verify/ours (made here by
 # scripts/verify-prepare.sh and carried). Writes the table to $OUT.
 set -euo pipefail
-nvcc -O2 -std=c++17 -arch=sm_90 -x cu -o /tmp/harness test/verify/harness.cpp -lcuda
+nvcc -O2 -std=c++17 -arch=sm_90 -x cu --expt-relaxed-constexpr -o /tmp/harness test/verify/harness.cpp -lcuda
 /tmp/harness test/verify/sweeps .verify/ours "${1:-4194304}" | tee "${OUT:-/tmp}/verify.txt"
