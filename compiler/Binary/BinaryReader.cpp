@@ -469,3 +469,27 @@ std::vector<std::string> binary::listFunctions(std::string_view ptx,
   }
   return names;
 }
+
+std::vector<std::string> zluda::binary::listCubinKernels(std::string_view elf) {
+  constexpr uint8_t kCudaEntry = 0x10; // st_other of a kernel's symbol
+  std::vector<std::string> names;
+  llvm::MemoryBufferRef ref(llvm::StringRef(elf.data(), elf.size()), "cubin");
+  auto obj = llvm::object::ObjectFile::createObjectFile(ref);
+  if (!obj) {
+    llvm::consumeError(obj.takeError());
+    return names;
+  }
+  auto *file = dyn_cast<llvm::object::ELFObjectFileBase>(obj->get());
+  if (!file)
+    return names;
+  for (llvm::object::ELFSymbolRef sym : file->symbols()) {
+    if (sym.getELFType() != llvm::ELF::STT_FUNC ||
+        !(sym.getOther() & kCudaEntry))
+      continue;
+    if (auto name = sym.getName())
+      names.push_back(name->str());
+    else
+      llvm::consumeError(name.takeError());
+  }
+  return names;
+}

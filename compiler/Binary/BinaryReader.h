@@ -84,6 +84,10 @@ std::vector<std::string> listKernels(std::string_view ptx);
 std::vector<std::string> listFunctions(std::string_view ptx,
                                        std::string_view linkage);
 
+/// The kernels of a cubin (an ELF entry's payload): its function symbols
+/// marked as entries (st_other 0x10). Empty if `elf` is not an ELF object.
+std::vector<std::string> listCubinKernels(std::string_view elf);
+
 } // namespace zluda::binary
 
 #endif // ZLUDA_COMPILER_BINARY_BINARYREADER_H

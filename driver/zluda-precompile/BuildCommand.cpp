@@ -61,6 +61,9 @@ struct Module {
   /// A device-linked image (-rdc): this module and every one of linkWith
   /// make one program, stored under cache::linkedImageHash (sha256).
   bool linkedImage = false;
+  /// Other machine-code-only containers of the same binary: the same
+  /// program is stored under their hashes too (one compilation).
+  std::vector<std::string> aliases;
 };
 
 /// Fills each module's linkWith.
@@ -498,21 +501,47 @@ int driver::runBuild(const BuildOptions &opts) {
       if (fc.relocatable && fc.member.empty())
         relocatable.push_back(index);
     }
+    // nvlink's image is the machine-code-only container whose kernels all
+    // come from the relocatable modules (it may leave unused ones out; a
+    // cubin-only module compiled without -rdc has kernels of its own).
+    std::set<std::string> rdcKernels;
+    for (size_t r : relocatable)
+      rdcKernels.insert(modules[r].kernels.begin(), modules[r].kernels.end());
+    auto holdsProgram = [&](const binary::FoundContainer &fc) {
+      std::set<std::string> kernels;
+      for (const fatbin::Entry &e : fc.container.entries) {
+        std::string elf;
+        if (e.isELF() && !fatbin::extractPayload(e, elf))
+          for (std::string &k : binary::listCubinKernels(elf))
+            kernels.insert(std::move(k));
+      }
+      return !kernels.empty() &&
+             std::includes(rdcKernels.begin(), rdcKernels.end(),
+                           kernels.begin(), kernels.end());
+    };
     if (!relocatable.empty())
       for (const binary::FoundContainer *fc : linkedImages)
-        linkedPrograms.push_back(
-            {cache::linkedImageHash(
-                 cache::Sha256::hex(in.buffer->getBuffer().substr(
-                     fc->fileOffset, fc->container.totalSize()))),
-             in.path, relocatable});
+        if (holdsProgram(*fc))
+          linkedPrograms.push_back(
+              {cache::linkedImageHash(
+                   cache::Sha256::hex(in.buffer->getBuffer().substr(
+                       fc->fileOffset, fc->container.totalSize()))),
+               in.path, relocatable});
   }
 
   resolveDeviceLinks(modules);
   // -rdc: the device-linked images cudart loads hold no PTX; each is served
   // from the binary's relocatable modules compiled as one program.
+  std::map<std::vector<size_t>, size_t> programOf; // parts -> module
   for (LinkedProgram &lp : linkedPrograms) {
     if (bySha.count(lp.hash))
       continue;
+    auto [known, isNew] = programOf.emplace(lp.parts, modules.size());
+    if (!isNew) {
+      modules[known->second].aliases.push_back(lp.hash);
+      bySha.emplace(lp.hash, known->second);
+      continue;
+    }
     Module m;
     m.sha256 = lp.hash;
     m.linkedImage = true;
@@ -625,6 +654,18 @@ int driver::runBuild(const BuildOptions &opts) {
         if (job.status != Status::compiled && opts.failFast)
           stop = true;
       }
+      // The same linked program under its other images' keys.
+      if (entry.meta.key == job.key) // read, or written just now
+        for (const std::string &alias : m.aliases) {
+          cache::Entry copy = entry;
+          copy.meta.key = cache::moduleKeyOfPtxHash(alias, opts.target,
+                                                    job.chip, job.codeObject);
+          cache::Entry existing;
+          std::string ignored;
+          if (store.read(copy.meta.key, existing, ignored) !=
+              cache::ReadStatus::ok)
+            store.write(copy, ignored);
+        }
       job.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
               .count();

@@ -23,6 +23,14 @@ run ar rcs libvadd.a multi.o rdc.o
 # A linked -rdc executable: a version-2 wrapper lists the prelinked fatbins.
 run nvcc -rdc=true -cudart shared $(gen 80) ../../cuda/rdc/rdc_main.cu \
   ../../cuda/rdc/rdc_lib.cu -o rdc-linked-exe
+# The same beside a module compiled without -rdc as machine code only: two
+# PTX-less containers, of which only nvlink's holds the program's kernels.
+# (test/Codegen's, so that this directory's listings stay as they are.)
+run nvcc -c -gencode arch=compute_80,code=sm_80 ../../Codegen/Inputs/plain_scale.cu \
+  -o plain_scale.o
+run nvcc -rdc=true -cudart shared $(gen 80) ../../cuda/rdc/rdc_main.cu \
+  ../../cuda/rdc/rdc_lib.cu plain_scale.o -o ../../Codegen/Inputs/rdc-mixed-exe
+rm -f plain_scale.o
 # What nvcc -ptx produces for the same source and each arch.
 for arch in 75 80 86 89 90; do
   run nvcc -ptx -arch=compute_$arch vadd.cu -o vadd.compute_$arch.ptx
