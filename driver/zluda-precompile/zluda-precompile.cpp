@@ -35,7 +35,7 @@ constexpr const char *kVersion = "0.1.0";
 struct CompileOptions {
   std::string input;
   std::string output = "-";
-  std::string emit = "mlir";
+  std::string emit; ///< default: hsaco (asm for nvptx) with --arch, else mlir
   std::string arch;
   std::string target = "amdgpu";
   bool genericForm = false;
@@ -220,9 +220,9 @@ int main(int argc, char **argv) {
                    "What to produce: 'mlir' (the verified ptx dialect), "
                    "'llvm' (optimized LLVM IR), 'asm' (AMDGPU assembly), "
                    "'obj' (relocatable object), 'hsaco' (code object), or "
-                   "'none' (parse and verify only)")
-      ->check(CLI::IsMember({"mlir", "llvm", "asm", "obj", "hsaco", "none"}))
-      ->capture_default_str();
+                   "'none' (parse and verify only); default: with --arch a "
+                   "code object ('asm' for --target nvptx), without 'mlir'")
+      ->check(CLI::IsMember({"mlir", "llvm", "asm", "obj", "hsaco", "none"}));
   compileCmd
       ->add_option("--target", compile.target,
                    "amdgpu, or nvptx (the verification target: --emit=asm "
@@ -375,8 +375,15 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     return app.exit(e);
   }
-  if (*compileCmd)
+  if (*compileCmd) {
+    // With processors, the natural product is their code: a code object
+    // (the NVPTX target's is PTX text); without, the verified dialect.
+    if (compile.emit.empty())
+      compile.emit = compile.arch.empty()        ? "mlir"
+                     : compile.target == "nvptx" ? "asm"
+                                                 : "hsaco";
     return runCompile(compile);
+  }
   if (*listCmd)
     return zluda::driver::runList(list);
   if (buildCmd->parsed())
