@@ -456,10 +456,12 @@ std::string unsupportedReason(Operation *op, StringRef target) {
       if (target == "nvptx" || sreg.getReg().getIndex() == 1 ||
           sreg.getReg().getIndex() == 2)
         return "";
-      [[fallthrough]];
-    default:
       return ("special register %" + stringifySReg(sreg.getReg().getReg()))
           .str();
+    default:
+      // The machine's numbering, shared memory sizes, clusters, graphs
+      // (TargetInfo), and the performance counters %pm<n> (SRegLowering).
+      return "";
     }
   }
   if (auto call = dyn_cast<CallOp>(op)) {
@@ -922,6 +924,11 @@ struct SRegLowering : OpConversionPattern<SRegOp> {
         : reg.getReg() == SReg::envreg
             ? target.readEnvironmentRegister(rewriter, op.getLoc(),
                                              reg.getIndex())
+        // %pm0..7: performance counters whose behaviour the PTX ISA leaves
+        // undefined; they count nothing here.
+        : reg.getReg() == SReg::pm || reg.getReg() == SReg::pm_64
+            ? LLVM::ConstantOp::create(rewriter, op.getLoc(),
+                                       rewriter.getI64Type(), 0)
             : target.getSpecialRegister(rewriter, op.getLoc(), reg.getReg(),
                                         reg.getDim(), op.getType());
     if (!v)

@@ -97,6 +97,99 @@ public:
     case SReg::WARP_SZ:
       return LLVM::ConstantOp::create(b, loc, i32, 32);
     default:
+      return machineRegister(b, loc, reg, dim);
+    }
+  }
+
+  /// What PTX leaves to the machine and the launch: warp and SM numbers
+  /// (any stable numbering within the documented ranges), the launch's
+  /// shared memory sizes, and the cluster registers of a launch without
+  /// clusters (HIP has none: each CTA is a cluster of one).
+  Value machineRegister(OpBuilder &b, Location loc, SReg reg, char dim) const {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto c = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, i32, v);
+    };
+    auto sreg = [&](SReg r, char d) {
+      return getSpecialRegister(b, loc, r, d, i32);
+    };
+    auto intrinsic = [&](StringRef name, Type type, ValueRange args = {}) {
+      return LLVM::CallIntrinsicOp::create(b, loc, type, b.getStringAttr(name),
+                                           args)
+          .getResult(0);
+    };
+    // The shared memory of the dispatch: group_segment_size of its packet.
+    auto groupSegmentSize = [&]() -> Value {
+      auto ptr4 = LLVM::LLVMPointerType::get(b.getContext(), 4);
+      Value packet = intrinsic("llvm.amdgcn.dispatch.ptr", ptr4);
+      Value field = LLVM::GEPOp::create(b, loc, ptr4, b.getI8Type(), packet,
+                                        ArrayRef<LLVM::GEPArg>{28});
+      return LLVM::LoadOp::create(b, loc, i32, field, 4);
+    };
+    switch (reg) {
+    case SReg::warpid: { // the CTA's linear thread index / 32
+      Value linear = LLVM::AddOp::create(
+          b, loc, sreg(SReg::tid, 'x'),
+          LLVM::MulOp::create(
+              b, loc, sreg(SReg::ntid, 'x'),
+              LLVM::AddOp::create(b, loc, sreg(SReg::tid, 'y'),
+                                  LLVM::MulOp::create(b, loc,
+                                                      sreg(SReg::ntid, 'y'),
+                                                      sreg(SReg::tid, 'z')))));
+      return LLVM::LShrOp::create(b, loc, linear, c(5));
+    }
+    case SReg::nwarpid: {
+      Value threads =
+          LLVM::MulOp::create(b, loc, sreg(SReg::ntid, 'x'),
+                              LLVM::MulOp::create(b, loc, sreg(SReg::ntid, 'y'),
+                                                  sreg(SReg::ntid, 'z')));
+      return LLVM::LShrOp::create(
+          b, loc, LLVM::AddOp::create(b, loc, threads, c(31)), c(5));
+    }
+    case SReg::smid: {
+      // HW_ID1 (hwreg 23, all 32 bits): WGP_ID [13:10], SA_ID [16],
+      // SE_ID [20:18]; the SM number is SE.SA.WGP, below 256.
+      Value id = intrinsic("llvm.amdgcn.s.getreg", i32, {c(23 | (31 << 11))});
+      auto field = [&](int64_t shift, int64_t mask) {
+        return LLVM::AndOp::create(
+            b, loc, LLVM::LShrOp::create(b, loc, id, c(shift)), c(mask));
+      };
+      Value se = LLVM::ShlOp::create(b, loc, field(18, 7), c(5));
+      Value sa = LLVM::ShlOp::create(b, loc, field(16, 1), c(4));
+      return LLVM::OrOp::create(b, loc, LLVM::OrOp::create(b, loc, se, sa),
+                                field(10, 15));
+    }
+    case SReg::nsmid:
+      return c(256);
+    case SReg::gridid: // unique per dispatch
+      return intrinsic("llvm.amdgcn.dispatch.id", i64);
+    case SReg::total_smem_size:
+    case SReg::aggr_smem_size:
+      return groupSegmentSize();
+    case SReg::dynamic_smem_size:
+      return LLVM::SubOp::create(b, loc, groupSegmentSize(),
+                                 intrinsic("llvm.amdgcn.groupstaticsize", i32));
+    case SReg::reserved_smem_offset_begin:
+    case SReg::reserved_smem_offset_end:
+    case SReg::reserved_smem_offset_cap:
+    case SReg::reserved_smem_offset_0:
+    case SReg::reserved_smem_offset_1:
+      return c(0); // no shared memory is reserved
+    case SReg::clusterid:
+      return sreg(SReg::ctaid, dim);
+    case SReg::nclusterid:
+      return sreg(SReg::nctaid, dim);
+    case SReg::cluster_ctaid:
+    case SReg::cluster_ctarank:
+      return c(0);
+    case SReg::cluster_nctaid:
+    case SReg::cluster_nctarank:
+      return c(1);
+    case SReg::is_explicit_cluster:
+      return LLVM::ConstantOp::create(b, loc, b.getI1Type(), 0);
+    case SReg::current_graph_exec: // not launched from a graph
+      return LLVM::ConstantOp::create(b, loc, i64, 0);
+    default:
       return Value();
     }
   }

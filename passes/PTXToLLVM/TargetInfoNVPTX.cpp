@@ -78,8 +78,41 @@ public:
     case SReg::WARP_SZ:
       return LLVM::ConstantOp::create(b, loc, i32, 32);
     default:
-      return Value();
+      return nativeRegister(b, loc, reg, dim);
     }
+  }
+
+  /// The other registers NVIDIA's hardware has: read with `mov`, as the
+  /// original does.
+  Value nativeRegister(OpBuilder &b, Location loc, SReg reg, char dim) const {
+    std::string name = "%" + stringifySReg(reg).str();
+    if (dim)
+      name += std::string(".") + dim;
+    Type type = b.getI32Type();
+    std::string text = "mov.u32 $0, " + name + ";", constraint = "=r";
+    switch (reg) {
+    case SReg::gridid:
+    case SReg::current_graph_exec:
+      type = b.getI64Type();
+      text = "mov.u64 $0, " + name + ";";
+      constraint = "=l";
+      break;
+    case SReg::is_explicit_cluster:
+      text =
+          "{ .reg .pred p; mov.pred p, " + name + "; selp.u32 $0, 1, 0, p; }";
+      break;
+    case SReg::pm:
+    case SReg::pm_64:
+    case SReg::envreg:
+      return Value(); // indexed: not here
+    default:
+      break;
+    }
+    return LLVM::InlineAsmOp::create(
+               b, loc, type, ValueRange{}, text, constraint,
+               /*has_side_effects=*/true, /*is_align_stack=*/false,
+               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+        .getResult(0);
   }
 
   Value readEnvironmentRegister(OpBuilder &b, Location loc,
