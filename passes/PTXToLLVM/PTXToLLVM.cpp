@@ -506,7 +506,10 @@ std::string unsupportedReason(Operation *op, StringRef target) {
       hasDirectedArith(name, semanticType(op->getContext(), *mods.getType()));
   if ((has(Flag::cc) && !carryOk) || (mods.getExtras() && !extrasOk) ||
       (rnd && *rnd != RoundingMode::rn && name != "cvt" && !directedOk) ||
-      has(Flag::NaN) || has(Flag::xorsign) || has(Flag::relu))
+      ((has(Flag::NaN) || has(Flag::xorsign)) && name != "min" &&
+       name != "max") ||
+      (has(Flag::relu) && name != "min" && name != "max" && name != "fma" &&
+       name != "cvt"))
     return text;
   // Packed halves: elementwise arithmetic, comparisons and conversions from
   // f32 pairs are lowered; tf32 only as the target of cvt.rna.
@@ -553,7 +556,11 @@ std::string unsupportedReason(Operation *op, StringRef target) {
   if (name == "cvt") {
     Type dt = semanticType(op->getContext(), *mods.getType(0)),
          st = semanticType(op->getContext(), *mods.getType(1));
-    if (has(Flag::relu) || (has(Flag::satfinite) && !isFp8Convert(mods)) ||
+    // .relu: f16/bf16 (and pairs) from f32.
+    bool reluOk = st.isF32() && (getElementTypeOrSelf(dt).isF16() ||
+                                 getElementTypeOrSelf(dt).isBF16());
+    if ((has(Flag::relu) && !reluOk) ||
+        (has(Flag::satfinite) && !isFp8Convert(mods)) ||
         rnd == RoundingMode::rs || (has(Flag::sat) && isa<VectorType>(dt)) ||
         (directedMode(rnd) && !hasDirectedConvert(st, dt)))
       return text;
@@ -1391,6 +1398,79 @@ bool isApproxMath(StringRef name, ModifiersAttr mods) {
          hasFlag(mods, Flag::approx);
 }
 
+/// An integer constant of type `t`: a scalar, or a splat vector.
+Value splatInt(OpBuilder &b, Location loc, Type t, int64_t v) {
+  if (auto vt = dyn_cast<VectorType>(t))
+    return LLVM::ConstantOp::create(
+        b, loc, t,
+        DenseElementsAttr::get(vt, b.getIntegerAttr(vt.getElementType(), v)));
+  return constInt(b, loc, t, v);
+}
+
+/// The integer type of a float type's bits (f32 -> i32, vector<2xf16> ->
+/// vector<2xi16>).
+Type bitsType(Type t) {
+  if (auto vt = dyn_cast<VectorType>(t))
+    return VectorType::get(vt.getShape(), bitsType(vt.getElementType()));
+  return IntegerType::get(t.getContext(), t.getIntOrFloatBitWidth());
+}
+
+/// NVIDIA's canonical NaN (all ones but the sign) where `bad` holds.
+Value canonicalNaNIf(OpBuilder &b, Location loc, Value bad, Value v) {
+  Type t = v.getType(), it = bitsType(t);
+  unsigned w = getElementTypeOrSelf(t).getIntOrFloatBitWidth();
+  Value canon = LLVM::BitcastOp::create(
+      b, loc, t,
+      splatInt(b, loc, it,
+               static_cast<int64_t>(
+                   llvm::APInt::getSignedMaxValue(w).getZExtValue())));
+  return LLVM::SelectOp::create(b, loc, bad, canon, v);
+}
+
+/// Float min/max (scalars or packed halves) with PTX's modifiers.
+/// `.xorsign.abs`: the magnitudes' min/max, with the XOR of the operands'
+/// signs. `.NaN`: a NaN operand gives the canonical NaN; without it a NaN
+/// operand yields the other (minnum), and two NaNs give the canonical NaN,
+/// when the sign modifier is ignored.
+Value floatMinMax(OpBuilder &b, Location loc, bool isMin, Value x, Value y,
+                  bool nan, bool xorsign) {
+  Value a = xorsign ? Value(LLVM::FAbsOp::create(b, loc, x)) : x;
+  Value c = xorsign ? Value(LLVM::FAbsOp::create(b, loc, y)) : y;
+  Value r = isMin ? Value(LLVM::MinNumOp::create(b, loc, a, c))
+                  : Value(LLVM::MaxNumOp::create(b, loc, a, c));
+  if (!nan && !xorsign)
+    return r;
+  Value bad =
+      nan ? LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, x, y)
+          : LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, r, r);
+  if (xorsign) {
+    Type t = r.getType(), it = bitsType(t);
+    unsigned w = getElementTypeOrSelf(t).getIntOrFloatBitWidth();
+    auto bits = [&](Value v) { return LLVM::BitcastOp::create(b, loc, it, v); };
+    Value sign = LLVM::AndOp::create(
+        b, loc, LLVM::XOrOp::create(b, loc, bits(x), bits(y)),
+        splatInt(
+            b, loc, it,
+            static_cast<int64_t>(llvm::APInt::getSignMask(w).getZExtValue())));
+    r = LLVM::BitcastOp::create(b, loc, t,
+                                LLVM::OrOp::create(b, loc, bits(r), sign));
+  }
+  return canonicalNaNIf(b, loc, bad, r);
+}
+
+/// `.relu` on a float result: negative values become +0, NaN the canonical
+/// NaN (fma.relu, cvt.relu).
+Value floatRelu(OpBuilder &b, Location loc, Value r) {
+  Type t = r.getType();
+  Value zero =
+      LLVM::BitcastOp::create(b, loc, t, splatInt(b, loc, bitsType(t), 0));
+  Value negative =
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, r, zero);
+  r = LLVM::SelectOp::create(b, loc, negative, zero, r);
+  return canonicalNaNIf(
+      b, loc, LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, r, r), r);
+}
+
 Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
                    ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op->getLoc();
@@ -1454,12 +1534,13 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       r = LLVM::FMulOp::create(b, loc, in[0], in[1], contract);
     else if (name == "div")
       r = LLVM::FDivOp::create(b, loc, in[0], in[1]);
-    else if (name == "fma" || name == "mad")
+    else if (name == "fma" || name == "mad") {
       r = LLVM::FMAOp::create(b, loc, in[0], in[1], in[2]);
-    else if (name == "min")
-      r = LLVM::MinNumOp::create(b, loc, in[0], in[1]);
-    else if (name == "max")
-      r = LLVM::MaxNumOp::create(b, loc, in[0], in[1]);
+      if (hasFlag(mods, Flag::relu))
+        r = floatRelu(b, loc, r);
+    } else if (name == "min" || name == "max")
+      r = floatMinMax(b, loc, name == "min", in[0], in[1],
+                      hasFlag(mods, Flag::NaN), hasFlag(mods, Flag::xorsign));
     else if (name == "neg" || name == "abs") {
       // NVIDIA returns the canonical NaN (all ones but the sign) for a NaN
       // operand rather than flipping or clearing its sign (measured).
@@ -1577,13 +1658,17 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     // NVIDIA gives all ones for both (measured on the H200).
     Value byZero = constInt(b, loc, it, -1);
     r = LLVM::SelectOp::create(b, loc, isZero, byZero, q);
-  } else if (name == "min")
-    r = isSigned ? Value(LLVM::SMinOp::create(b, loc, in[0], in[1]))
-                 : Value(LLVM::UMinOp::create(b, loc, in[0], in[1]));
-  else if (name == "max")
-    r = isSigned ? Value(LLVM::SMaxOp::create(b, loc, in[0], in[1]))
-                 : Value(LLVM::UMaxOp::create(b, loc, in[0], in[1]));
-  else if (name == "neg")
+  } else if (name == "min" || name == "max") {
+    if (name == "min")
+      r = isSigned ? Value(LLVM::SMinOp::create(b, loc, in[0], in[1]))
+                   : Value(LLVM::UMinOp::create(b, loc, in[0], in[1]));
+    else
+      r = isSigned ? Value(LLVM::SMaxOp::create(b, loc, in[0], in[1]))
+                   : Value(LLVM::UMaxOp::create(b, loc, in[0], in[1]));
+    // .relu (s32, s16x2): a negative result is 0.
+    if (hasFlag(mods, Flag::relu))
+      r = LLVM::SMaxOp::create(b, loc, r, splatInt(b, loc, r.getType(), 0));
+  } else if (name == "neg")
     r = LLVM::SubOp::create(b, loc, constInt(b, loc, t, 0), in[0]);
   else if (name == "abs") {
     Value zero = constInt(b, loc, t, 0);
@@ -2661,6 +2746,10 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
     Type et = vt.getElementType();
     Value hi = LLVM::FPTruncOp::create(b, loc, et, castTo(b, loc, args[0], st));
     Value lo = LLVM::FPTruncOp::create(b, loc, et, castTo(b, loc, args[1], st));
+    if (hasFlag(mods, Flag::relu)) {
+      hi = floatRelu(b, loc, hi);
+      lo = floatRelu(b, loc, lo);
+    }
     Type i16 = b.getIntegerType(16), i32 = b.getI32Type();
     Value h = LLVM::ZExtOp::create(b, loc, i32, castTo(b, loc, hi, i16));
     Value l = LLVM::ZExtOp::create(b, loc, i32, castTo(b, loc, lo, i16));
@@ -2743,6 +2832,8 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
   }
   if (isFloatType(dk) && hasFlag(mods, Flag::sat))
     r = saturate(b, loc, r);
+  if (isFloatType(dk) && hasFlag(mods, Flag::relu))
+    r = floatRelu(b, loc, r);
   return one(
       castTo(b, loc, r, op->getResult(0).getType(), isSignedIntType(dk)));
 }

@@ -124,6 +124,18 @@ SWEEPS = {
     "fma_rn_f32": f3("fma.rn.f32"), "fma_rn_ftz_sat_f32": f3("fma.rn.ftz.sat.f32"),
     "div_rn_f32": f("div.rn.f32"), "div_rn_ftz_f32": f("div.rn.ftz.f32"),
     "min_f32": f("min.f32"), "max_f32": f("max.f32"),
+    # min/max modifiers: .NaN, .xorsign.abs (f32 and packed halves), .relu
+    # on signed integers; fma.relu and cvt.relu on halves.
+    **{f"{o}_{m.replace('.', '_')}_f32": f(f"{o}.{m}.f32")
+       for o in ["min", "max"] for m in ["NaN", "xorsign.abs", "NaN.xorsign.abs"]},
+    **{f"{o}_{m.replace('.', '_')}_{t}": i(f"{o}.{m}.{t}")
+       for o in ["min", "max"] for m in ["NaN", "xorsign.abs"]
+       for t in ["f16x2", "bf16x2"]},
+    **{f"{o}_relu_{t}": i(f"{o}.relu.{t}")
+       for o in ["min", "max"] for t in ["s32", "s16x2"]},
+    **{f"fma_rn_relu_{t}": i3(f"fma.rn.relu.{t}") for t in ["f16x2", "bf16x2"]},
+    **{f"cvt_rn_relu_{t}_f32": (f"  cvt.rn.relu.{t}.f32 %r9, %f1, %f2;")
+       for t in ["f16x2", "bf16x2"]},
     "abs_f32": f1("abs.f32"), "neg_f32": f1("neg.f32"),
     "sqrt_rn_f32": f1("sqrt.rn.f32"), "rcp_rn_f32": f1("rcp.rn.f32"),
     "copysign_f32": f("copysign.f32"),
