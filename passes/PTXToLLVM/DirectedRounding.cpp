@@ -243,6 +243,56 @@ Value f32ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode,
   return flushTiny(em, c, side, r, mode, beyond);
 }
 
+/// div/rcp/sqrt on f64: c = RN, and the side of the true result from the
+/// sign of the residual (x - c*y, x - c*c), computed by one fma: rounding
+/// keeps the sign of its exact value unless that underflows, so where it
+/// could the operands are scaled by powers of two first (the residual
+/// with them): a tiny quotient with x (by 2^800), a tiny dividend with x
+/// and y (by 2^600), a tiny radicand by 2^200 with c by 2^100. A finite
+/// quotient that overflowed lies below the infinity. Zero, infinite and
+/// NaN operands give exact results (no step).
+Value f64ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode) {
+  Type f64 = em.b.getF64Type();
+  Value inf = em.f(f64, INFINITY), tinyBound = em.f(f64, 0x1p-900);
+  auto finiteNonzero = [&](Value v) {
+    return em.all(em.cmp(Pred::olt, em.abs(v), inf), em.cmp0(Pred::one, v));
+  };
+  auto scaled = [&](Value cond, Value v, double by) {
+    return em.pick(cond, em.mul(v, em.f(f64, by)), v);
+  };
+  if (op == "sqrt") {
+    Value x = in[0];
+    Value c = LLVM::SqrtOp::create(em.b, em.loc, x);
+    Value tiny = em.cmp(Pred::olt, x, tinyBound);
+    Value xs = scaled(tiny, x, 0x1p200), cs = scaled(tiny, c, 0x1p100);
+    Value res = em.fma(em.neg(cs), cs, xs);
+    Value ok = em.all(finiteNonzero(x), em.cmp0(Pred::ogt, x));
+    Side side = {em.all(ok, em.cmp0(Pred::ogt, res)),
+                 em.all(ok, em.cmp0(Pred::olt, res))};
+    return step(em, c, side, mode);
+  }
+  Value x = op == "rcp" ? em.f(f64, 1.0) : in[0];
+  Value y = op == "rcp" ? in[0] : in[1];
+  Value c = LLVM::FDivOp::create(em.b, em.loc, x, y);
+  Value cTiny = em.cmp(Pred::olt, em.abs(c), tinyBound);
+  Value xTiny = em.all(em.cmp(Pred::olt, em.abs(x), tinyBound),
+                       em.cmp(Pred::oge, em.abs(c), tinyBound));
+  Value xs = scaled(cTiny, scaled(xTiny, x, 0x1p600), 0x1p800);
+  Value ys = scaled(xTiny, y, 0x1p600);
+  Value cs = scaled(cTiny, c, 0x1p800);
+  // true - c == res / y (scaled by a power of two).
+  Value res = em.fma(em.neg(cs), ys, xs);
+  Value rp = em.cmp0(Pred::ogt, res), rn = em.cmp0(Pred::olt, res);
+  Value yp = em.cmp0(Pred::ogt, y), yn = em.cmp0(Pred::olt, y);
+  Value ok = em.all(finiteNonzero(x), finiteNonzero(y));
+  Value overflow = em.all(ok, em.cmp(Pred::oeq, em.abs(c), inf));
+  Value above = em.all(ok, em.any(em.all(rp, yp), em.all(rn, yn)));
+  Value below = em.all(ok, em.any(em.all(rn, yp), em.all(rp, yn)));
+  Side side = {em.pick(overflow, em.cmp0(Pred::olt, c), above),
+               em.pick(overflow, em.cmp0(Pred::ogt, c), below)};
+  return step(em, c, side, mode);
+}
+
 /// add/sub on f64: TwoSum; a finite sum that overflowed lies below the
 /// infinity in magnitude.
 Value f64Sum(Emitter &em, StringRef op, ValueRange in, Directed mode) {
@@ -306,7 +356,8 @@ bool zluda::ptx::hasDirectedArith(StringRef op, Type type) {
     return op == "add" || op == "sub" || op == "mul" || op == "fma" ||
            op == "mad" || op == "div" || op == "rcp" || op == "sqrt";
   if (type.isF64())
-    return op == "add" || op == "sub" || op == "mul";
+    return op == "add" || op == "sub" || op == "mul" || op == "div" ||
+           op == "rcp" || op == "sqrt";
   return false;
 }
 
@@ -318,6 +369,8 @@ Value zluda::ptx::directedArith(OpBuilder &b, Location loc, StringRef op,
     return op == "div" || op == "rcp" || op == "sqrt"
                ? f32ByResidual(em, op, in, mode, ftz)
                : f32ViaDouble(em, op, in, mode, ftz);
+  if (op == "div" || op == "rcp" || op == "sqrt")
+    return f64ByResidual(em, op, in, mode);
   return op == "mul" ? f64Product(em, in, mode) : f64Sum(em, op, in, mode);
 }
 
