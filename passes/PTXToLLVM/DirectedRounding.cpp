@@ -5,6 +5,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <functional>
+#include <vector>
 
 using namespace mlir;
 using namespace zluda::ptx;
@@ -293,6 +294,90 @@ Value f64ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode) {
   return step(em, c, side, mode);
 }
 
+/// The sign of x1 + x2 + x3 + x4, exactly: Shewchuk's Grow-Expansion turns
+/// them into a nonoverlapping expansion by TwoSums (exact, subnormals
+/// included, barring overflow), whose largest nonzero component has the
+/// sum's sign. {positive, negative}.
+Side signOfSum4(Emitter &em, Value x1, Value x2, Value x3, Value x4) {
+  std::vector<Value> e = {x1};
+  for (Value x : {x2, x3, x4}) {
+    std::vector<Value> grown;
+    Value q = x;
+    for (Value c : e) {
+      Value s = em.add(q, c);
+      grown.push_back(twoSumError(em, q, c, s));
+      q = s;
+    }
+    grown.push_back(q);
+    e = std::move(grown);
+  }
+  // From the top: the first nonzero component decides.
+  Value pos = em.flag(false), neg = em.flag(false), decided = em.flag(false);
+  for (auto it = e.rbegin(); it != e.rend(); ++it) {
+    Value nz = em.cmp0(Pred::one, *it);
+    Value take =
+        em.all(nz, LLVM::XOrOp::create(em.b, em.loc, decided, em.flag(true)));
+    pos = em.any(pos, em.all(take, em.cmp0(Pred::ogt, *it)));
+    neg = em.any(neg, em.all(take, em.cmp0(Pred::olt, *it)));
+    decided = em.any(decided, nz);
+  }
+  return {pos, neg};
+}
+
+/// fma on f64: c = RN(a*b + d); the side from the exact sign of
+/// p + e + d - c, where p + e == a*b (TwoProd: e = fma(a, b, -p)). Where the
+/// product is tiny the smaller factor, d and c are scaled by 2^600 first;
+/// where it overflowed, the larger factor, d and c by 2^-600 (exact either
+/// way). A product too tiny to matter against d (or still underflowing
+/// once scaled) leaves c == d (or a zero) and the side is the product's
+/// sign. A finite result that overflowed lies below the infinity; zero,
+/// infinite and NaN operands give exact results.
+Value f64Fma(Emitter &em, ValueRange in, Directed mode) {
+  Type f64 = em.b.getF64Type();
+  Value a = in[0], b = in[1], d = in[2];
+  Value inf = em.f(f64, INFINITY);
+  auto finite = [&](Value v) { return em.cmp(Pred::olt, em.abs(v), inf); };
+  Value c = em.fma(a, b, d);
+  Value p = em.mul(a, b);
+  Value aSmaller = em.cmp(Pred::ole, em.abs(a), em.abs(b));
+  Value small = em.pick(aSmaller, a, b), large = em.pick(aSmaller, b, a);
+  Value tinyP = em.cmp(Pred::olt, em.abs(p), em.f(f64, 0x1p-960));
+  Value bigD = em.cmp(Pred::oge, em.abs(d), em.f(f64, 0x1p-300));
+  Value up =
+      em.all(tinyP, LLVM::XOrOp::create(em.b, em.loc, bigD, em.flag(true)));
+  Value down = em.all(em.cmp(Pred::oeq, em.abs(p), inf), finite(c));
+  Value k = em.pick(up, em.f(f64, 0x1p600),
+                    em.pick(down, em.f(f64, 0x1p-600), em.f(f64, 1.0)));
+  Value u = em.mul(em.pick(down, large, small), k);
+  Value v = em.pick(down, small, large);
+  Value ps = em.mul(u, v);
+  Value es = em.fma(u, v, em.neg(ps));
+  Side exact = signOfSum4(em, ps, es, em.mul(d, k), em.neg(em.mul(c, k)));
+  // The product alone decides when it cannot be split exactly.
+  Value productOnly =
+      em.any(em.all(tinyP, bigD),
+             em.all(up, em.cmp(Pred::olt, em.abs(ps), em.f(f64, 0x1p-967))));
+  // The product's sign (p itself may have underflowed to a zero).
+  Value productPositive = LLVM::XOrOp::create(
+      em.b, em.loc,
+      LLVM::XOrOp::create(em.b, em.loc, em.signBit(a), em.signBit(b)),
+      em.flag(true));
+  Side product = {
+      productPositive,
+      LLVM::XOrOp::create(em.b, em.loc, productPositive, em.flag(true))};
+  Value ok = em.all(
+      em.all(finite(a), finite(b)),
+      em.all(finite(d), em.all(em.cmp0(Pred::one, a), em.cmp0(Pred::one, b))));
+  Value overflow = em.all(ok, em.cmp(Pred::oeq, em.abs(c), inf));
+  Side side = {
+      em.all(ok, em.pick(overflow, em.cmp0(Pred::olt, c),
+                         em.pick(productOnly, product.above, exact.above))),
+      em.all(ok, em.pick(overflow, em.cmp0(Pred::ogt, c),
+                         em.pick(productOnly, product.below, exact.below)))};
+  Value r = step(em, c, side, mode);
+  return zeroSumSign(em, p, d, c, side, mode, r);
+}
+
 /// add/sub on f64: TwoSum; a finite sum that overflowed lies below the
 /// infinity in magnitude.
 Value f64Sum(Emitter &em, StringRef op, ValueRange in, Directed mode) {
@@ -357,7 +442,7 @@ bool zluda::ptx::hasDirectedArith(StringRef op, Type type) {
            op == "mad" || op == "div" || op == "rcp" || op == "sqrt";
   if (type.isF64())
     return op == "add" || op == "sub" || op == "mul" || op == "div" ||
-           op == "rcp" || op == "sqrt";
+           op == "rcp" || op == "sqrt" || op == "fma" || op == "mad";
   return false;
 }
 
@@ -371,6 +456,8 @@ Value zluda::ptx::directedArith(OpBuilder &b, Location loc, StringRef op,
                : f32ViaDouble(em, op, in, mode, ftz);
   if (op == "div" || op == "rcp" || op == "sqrt")
     return f64ByResidual(em, op, in, mode);
+  if (op == "fma" || op == "mad")
+    return f64Fma(em, in, mode);
   return op == "mul" ? f64Product(em, in, mode) : f64Sum(em, op, in, mode);
 }
 

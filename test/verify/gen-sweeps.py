@@ -501,6 +501,10 @@ SWEEPS = {
     **{f"{o}_{r}_f64": (F64_IN + f"  {o}.{r}.f64 %fd3, %fd1;\n"
                         "  mov.b64 {%r9, %r10}, %fd3;")
        for o in ["sqrt", "rcp"] for r in ["rz", "rm", "rp"]},
+    **{f"fma_{r}_f64": (F64_IN + "  mov.b64 %fd3, {%r8, %r6};\n"
+                        f"  fma.{r}.f64 %fd3, %fd1, %fd2, %fd3;\n"
+                        "  mov.b64 {%r9, %r10}, %fd3;")
+       for r in ["rz", "rm", "rp"]},
     **{f"cvt_{r}_f32_f64": (F64_IN + f"  cvt.{r}.f32.f64 %f4, %fd1;\n  mov.b32 %r9, %f4;")
        for r in ["rz", "rm", "rp"]},
     **{f"cvt_{r}_f32_{t}": f"  cvt.{r}.f32.{t} %f4, %r6;\n  mov.b32 %r9, %f4;"
