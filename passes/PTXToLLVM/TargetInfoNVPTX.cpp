@@ -195,6 +195,12 @@ public:
     // The instructions themselves (non-.ftz forms: the lowering flushes).
     // rcp.approx.f32 has no NVVM intrinsic but the .ftz one; f64 has only
     // rcp.approx.ftz.f64.
+    if (name == "tanh") // no NVVM intrinsic either
+      return LLVM::InlineAsmOp::create(
+                 b, loc, b.getF32Type(), operands, "tanh.approx.f32 $0, $1;",
+                 "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
     if (name == "rcp") {
       Type t = operands[0].getType();
       if (t.isF64())

@@ -124,6 +124,16 @@ SWEEPS = {
     "fma_rn_f32": f3("fma.rn.f32"), "fma_rn_ftz_sat_f32": f3("fma.rn.ftz.sat.f32"),
     "div_rn_f32": f("div.rn.f32"), "div_rn_ftz_f32": f("div.rn.ftz.f32"),
     "min_f32": f("min.f32"), "max_f32": f("max.f32"),
+    # 24-bit multiplies, float classes, sign selects, tanh.approx.
+    **{f"mul24_{m}_{t}": i(f"mul24.{m}.{t}") for m in ["lo", "hi"] for t in ["u32", "s32"]},
+    **{f"mad24_{m}_{t}": i3(f"mad24.{m}.{t}") for m in ["lo", "hi"] for t in ["u32", "s32"]},
+    "mad24_hi_sat_s32": i3("mad24.hi.sat.s32"),
+    **{f"testp_{m}_f32": f"  testp.{m}.f32 %p2, %f1;\n  selp.u32 %r9, 1, 0, %p2;"
+       for m in ["finite", "infinite", "number", "notanumber", "normal", "subnormal"]},
+    "slct_s32_f32": "  slct.s32.f32 %r9, %r6, %r7, %f3;",
+    "slct_ftz_s32_f32": "  slct.ftz.s32.f32 %r9, %r6, %r7, %f3;",
+    "slct_s32_s32": "  slct.s32.s32 %r9, %r6, %r7, %r8;",
+    "tanh_approx_f32": f1("tanh.approx.f32"),
     # min/max modifiers: .NaN, .xorsign.abs (f32 and packed halves), .relu
     # on signed integers; fma.relu and cvt.relu on halves.
     **{f"{o}_{m.replace('.', '_')}_f32": f(f"{o}.{m}.f32")
