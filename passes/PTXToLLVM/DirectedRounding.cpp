@@ -462,10 +462,12 @@ Value zluda::ptx::directedArith(OpBuilder &b, Location loc, StringRef op,
 }
 
 bool zluda::ptx::hasDirectedConvert(Type from, Type to) {
+  bool half = to.isF16() || to.isBF16();
   if (isa<IntegerType>(from))
-    return from.getIntOrFloatBitWidth() <= 64 && (to.isF32() || to.isF64());
+    return from.getIntOrFloatBitWidth() <= 64 &&
+           (to.isF32() || to.isF64() || half);
   if (from.isF64())
-    return to.isF32();
+    return to.isF32() || half;
   if (from.isF32())
     return to.isF16() || to.isBF16();
   return false;
@@ -473,6 +475,13 @@ bool zluda::ptx::hasDirectedConvert(Type from, Type to) {
 
 Value zluda::ptx::directedConvert(OpBuilder &b, Location loc, Value x,
                                   bool isSigned, Type to, Directed mode) {
+  // Integers and f64 to halves through f32: a directed rounding to the f32
+  // grid, then to the half grid (a subset of it), is the directed rounding
+  // to the half grid.
+  if ((to.isF16() || to.isBF16()) && !x.getType().isF32())
+    return directedConvert(
+        b, loc, directedConvert(b, loc, x, isSigned, b.getF32Type(), mode),
+        false, to, mode);
   Emitter em{b, loc};
   Type from = x.getType(), f64 = b.getF64Type();
   Value s, e;

@@ -526,6 +526,8 @@ SWEEPS = {
        for r in ["rz", "rm", "rp"] for t in ["s64", "u64"]},
     **{f"cvt_{r}_f16_f32": f"  cvt.{r}.f16.f32 %rs7, %f1;\n  cvt.u32.u16 %r9, %rs7;"
        for r in ["rz", "rm", "rp"]},
+    **{f"cvt_{r}_{h}_{t}": f"  cvt.{r}.{h}.{t} %rs7, %r6;\n  cvt.u32.u16 %r9, %rs7;"
+       for r in ["rz", "rm", "rp"] for h in ["f16", "bf16"] for t in ["s32", "u32"]},
     # Saturation in cvt.
     "cvt_sat_f32_f32": "  cvt.sat.f32.f32 %f4, %f1;\n  mov.b32 %r9, %f4;",
     "cvt_rn_sat_f32_s32": "  cvt.rn.sat.f32.s32 %f4, %r6;\n  mov.b32 %r9, %f4;",
