@@ -533,7 +533,9 @@ std::string unsupportedReason(Operation *op, StringRef target) {
         mods.getRedOp() == ReduceOp::add)
       continue;
     if (t == TypeKind::tf32 && name == "cvt" &&
-        mods.getRounding() == RoundingMode::rna)
+        (mods.getRounding() == RoundingMode::rna ||
+         mods.getRounding() == RoundingMode::rn) &&
+        !hasFlag(mods, Flag::relu) && !hasFlag(mods, Flag::satfinite))
       continue;
     // FP8 pairs: cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 and
     // cvt.rn.f16x2.{e4m3x2,e5m2x2}.
@@ -2929,10 +2931,20 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
     // cvt.rna.tf32.f32: round the magnitude to 10 mantissa bits, ties away
     // from zero, as an f32 bit pattern; NaN and infinity are truncated
     // (NVIDIA turns 0x7fffffff into 0x7fffe000: measured).
+    // cvt.rn.tf32.f32 (sm_90) rounds ties to even instead: 0xfff plus the
+    // kept part's lowest bit.
     Type i32 = b.getI32Type();
     Value x = castTo(b, loc, args[0], i32);
+    Value increment = constInt(b, loc, i32, 0x1000);
+    if (mods.getRounding() == RoundingMode::rn)
+      increment = LLVM::AddOp::create(
+          b, loc, constInt(b, loc, i32, 0xfff),
+          LLVM::AndOp::create(
+              b, loc,
+              LLVM::LShrOp::create(b, loc, x, constInt(b, loc, i32, 13)),
+              constInt(b, loc, i32, 1)));
     Value rounded = LLVM::AndOp::create(
-        b, loc, LLVM::AddOp::create(b, loc, x, constInt(b, loc, i32, 0x1000)),
+        b, loc, LLVM::AddOp::create(b, loc, x, increment),
         constInt(b, loc, i32, static_cast<int32_t>(0xffffe000u)));
     Value expAll = LLVM::ICmpOp::create(
         b, loc, LLVM::ICmpPredicate::eq,

@@ -482,6 +482,7 @@ SWEEPS = {
     "cvt_rn_f16x2_f32": "  cvt.rn.f16x2.f32 %r9, %f1, %f2;",
     "cvt_rn_bf16x2_f32": "  cvt.rn.bf16x2.f32 %r9, %f1, %f2;",
     "cvt_rna_tf32_f32": "  cvt.rna.tf32.f32 %r9, %f1;",
+    "cvt_rn_tf32_f32": "  cvt.rn.tf32.f32 %r9, %f1;",
     # FP8 pairs (sm_89+): from two f32 with .satfinite, and back to f16x2
     # from the low 16 bits of a (every pair of codes over the inputs).
     **{f"cvt_rn_satfinite_{t}_f32": (f"  cvt.rn.satfinite.{t}.f32 %rs1, %f1, %f2;\n"
