@@ -522,8 +522,8 @@ std::string unsupportedReason(Operation *op, StringRef target) {
   // Packed halves: elementwise arithmetic, comparisons and conversions from
   // f32 pairs are lowered; tf32 only as the target of cvt.rna.
   static const llvm::StringSet<> packedOk = {"add", "sub", "mul", "fma",
-                                             "min", "max", "set", "cvt",
-                                             "neg", "abs", "tanh"};
+                                             "min", "max", "set", "setp",
+                                             "cvt", "neg", "abs", "tanh"};
   for (TypeKind t : mods.getTypes()) {
     bool packed = t == TypeKind::f16x2 || t == TypeKind::bf16x2;
     if (packed && packedOk.contains(name))
@@ -1938,9 +1938,16 @@ Results lowerSetp(OpTy op, ValueRange args, ModifiersAttr mods,
                    kind, mods, b);
   if (failed(c))
     return failure();
-  Value notC =
-      LLVM::XOrOp::create(b, loc, *c, constInt(b, loc, b.getI1Type(), 1));
-  SmallVector<Value> results = {*c, notC};
+  SmallVector<Value> results;
+  if (isa<VectorType>(c->getType())) {
+    // .f16x2/.bf16x2: p is the lower halves' comparison, q the upper's.
+    for (int64_t i : {0, 1})
+      results.push_back(LLVM::ExtractElementOp::create(
+          b, loc, *c, constInt(b, loc, b.getI32Type(), i)));
+  } else {
+    results = {*c, LLVM::XOrOp::create(b, loc, *c,
+                                       constInt(b, loc, b.getI1Type(), 1))};
+  }
   if (mods.getBoolOp()) {
     Value pc = castTo(b, loc, args[2], b.getI1Type());
     for (Value &r : results)

@@ -130,6 +130,9 @@ SWEEPS = {
     "mad24_hi_sat_s32": i3("mad24.hi.sat.s32"),
     **{f"testp_{m}_f32": f"  testp.{m}.f32 %p2, %f1;\n  selp.u32 %r9, 1, 0, %p2;"
        for m in ["finite", "infinite", "number", "notanumber", "normal", "subnormal"]},
+    **{f"setp_{c}_{t}": (f"  setp.{c}.{t} %p2|%p3, %r6, %r7;\n"
+                         "  selp.u32 %r9, 1, 0, %p2;\n  selp.u32 %r10, 1, 0, %p3;")
+       for c in ["lt", "equ", "nan"] for t in ["f16x2", "bf16x2"]},
     "slct_s32_f32": "  slct.s32.f32 %r9, %r6, %r7, %f3;",
     "slct_ftz_s32_f32": "  slct.ftz.s32.f32 %r9, %r6, %r7, %f3;",
     "slct_s32_s32": "  slct.s32.s32 %r9, %r6, %r7, %r8;",
