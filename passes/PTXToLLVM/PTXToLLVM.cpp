@@ -521,9 +521,9 @@ std::string unsupportedReason(Operation *op, StringRef target) {
     return text;
   // Packed halves: elementwise arithmetic, comparisons and conversions from
   // f32 pairs are lowered; tf32 only as the target of cvt.rna.
-  static const llvm::StringSet<> packedOk = {"add", "sub", "mul", "fma",
-                                             "min", "max", "set", "setp",
-                                             "cvt", "neg", "abs", "tanh"};
+  static const llvm::StringSet<> packedOk = {
+      "add",  "sub", "mul", "fma", "min",  "max", "set",
+      "setp", "cvt", "neg", "abs", "tanh", "ex2"};
   for (TypeKind t : mods.getTypes()) {
     bool packed = t == TypeKind::f16x2 || t == TypeKind::bf16x2;
     if (packed && packedOk.contains(name))

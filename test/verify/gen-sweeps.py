@@ -137,6 +137,8 @@ SWEEPS = {
     "slct_ftz_s32_f32": "  slct.ftz.s32.f32 %r9, %r6, %r7, %f3;",
     "slct_s32_s32": "  slct.s32.s32 %r9, %r6, %r7, %r8;",
     "tanh_approx_f32": f1("tanh.approx.f32"),
+    "ex2_approx_f16x2": i1("ex2.approx.f16x2"),
+    "ex2_approx_ftz_bf16x2": i1("ex2.approx.ftz.bf16x2"),
     # min/max modifiers: .NaN, .xorsign.abs (f32 and packed halves), .relu
     # on signed integers; fma.relu and cvt.relu on halves.
     **{f"{o}_{m.replace('.', '_')}_f32": f(f"{o}.{m}.f32")
