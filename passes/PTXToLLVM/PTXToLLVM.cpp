@@ -271,6 +271,7 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "mul24",
                                         "mad24",
                                         "testp",
+                                        "fns",
                                         "tanh",
                                         "ldu",
                                         "prefetch",
@@ -2031,6 +2032,69 @@ Results lowerMul24(OpTy op, ValueRange args, ModifiersAttr mods,
   }
   return one(castTo(b, loc, LLVM::TruncOp::create(b, loc, i32, p),
                     op->getResult(0).getType()));
+}
+
+/// fns.b32 d, mask, base, offset: the position of the |offset|-th set bit
+/// of mask from bit `base` (included) upward for offset > 0, downward for
+/// offset < 0; offset 0: base itself if its bit is set; none: 0xffffffff.
+/// base is taken modulo 32. The first |offset| - 1 set bits on the search
+/// side are cleared (32 steps at most), then the nearest one is taken.
+template <typename OpTy>
+Results lowerFns(OpTy op, ValueRange args, ModifiersAttr,
+                 ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
+  using P = LLVM::ICmpPredicate;
+  Value mask = castTo(b, loc, args[0], i32);
+  Value base = LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], i32), c(31));
+  Value offset = castTo(b, loc, args[2], i32);
+  Value positive = LLVM::ICmpOp::create(b, loc, P::sgt, offset, c(0));
+  // Set bits to skip: offset - 1 upward, -offset - 1 (= ~offset) downward.
+  Value skip = LLVM::SelectOp::create(
+      b, loc, positive, LLVM::SubOp::create(b, loc, offset, c(1)),
+      LLVM::XOrOp::create(b, loc, offset, c(-1)));
+  Value up = LLVM::AndOp::create(b, loc, mask,
+                                 LLVM::ShlOp::create(b, loc, c(-1), base));
+  Value down = LLVM::AndOp::create(
+      b, loc, mask,
+      LLVM::LShrOp::create(b, loc, c(-1),
+                           LLVM::SubOp::create(b, loc, c(31), base)));
+  auto clz = [&](Value v) {
+    return LLVM::CountLeadingZerosOp::create(b, loc, i32, v, false);
+  };
+  for (int64_t i = 0; i < 32; ++i) {
+    Value more = LLVM::ICmpOp::create(b, loc, P::sgt, skip, c(i));
+    up = LLVM::SelectOp::create(
+        b, loc, more,
+        LLVM::AndOp::create(b, loc, up, LLVM::SubOp::create(b, loc, up, c(1))),
+        up);
+    Value top = LLVM::SelectOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, P::eq, down, c(0)), c(0),
+        LLVM::LShrOp::create(b, loc, c(INT32_MIN),
+                             LLVM::AndOp::create(b, loc, clz(down), c(31))));
+    down = LLVM::SelectOp::create(
+        b, loc, more,
+        LLVM::AndOp::create(b, loc, down,
+                            LLVM::XOrOp::create(b, loc, top, c(-1))),
+        down);
+  }
+  auto none = [&](Value v) {
+    return LLVM::ICmpOp::create(b, loc, P::eq, v, c(0));
+  };
+  Value upPos = LLVM::SelectOp::create(
+      b, loc, none(up), c(-1),
+      LLVM::CountTrailingZerosOp::create(b, loc, i32, up, false));
+  Value downPos = LLVM::SelectOp::create(
+      b, loc, none(down), c(-1), LLVM::SubOp::create(b, loc, c(31), clz(down)));
+  Value baseSet = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, mask, base), c(1));
+  Value atBase = LLVM::SelectOp::create(
+      b, loc, LLVM::ICmpOp::create(b, loc, P::ne, baseSet, c(0)), base, c(-1));
+  Value r = LLVM::SelectOp::create(
+      b, loc, LLVM::ICmpOp::create(b, loc, P::eq, offset, c(0)), atBase,
+      LLVM::SelectOp::create(b, loc, positive, upPos, downPos));
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
 /// testp.{finite,infinite,number,notanumber,normal,subnormal} on f32/f64.
@@ -3880,6 +3944,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<Mul24Op>(patterns, converter, l, lowerMul24<Mul24Op>);
   addInst<Mad24Op>(patterns, converter, l, lowerMul24<Mad24Op>);
   addInst<TestpOp>(patterns, converter, l, lowerTestp<TestpOp>);
+  addInst<FnsOp>(patterns, converter, l, lowerFns<FnsOp>);
   addInst<TanhOp>(patterns, converter, l, lowerTanh<TanhOp>);
   addInst<LduOp>(patterns, converter, l, lowerLd<LduOp>);
   addInst<PrefetchOp>(patterns, converter, l, lowerHint<PrefetchOp>);

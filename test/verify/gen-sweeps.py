@@ -133,6 +133,9 @@ SWEEPS = {
     **{f"setp_{c}_{t}": (f"  setp.{c}.{t} %p2|%p3, %r6, %r7;\n"
                          "  selp.u32 %r9, 1, 0, %p2;\n  selp.u32 %r10, 1, 0, %p3;")
        for c in ["lt", "equ", "nan"] for t in ["f16x2", "bf16x2"]},
+    "fns_b32": "  fns.b32 %r9, %r6, %r7, %r8;",
+    "fns_b32_small": ("  and.b32 %r11, %r8, 63;\n  sub.s32 %r11, %r11, 32;\n"
+                      "  fns.b32 %r9, %r6, %r7, %r11;"),
     "slct_s32_f32": "  slct.s32.f32 %r9, %r6, %r7, %f3;",
     "slct_ftz_s32_f32": "  slct.ftz.s32.f32 %r9, %r6, %r7, %f3;",
     "slct_s32_s32": "  slct.s32.s32 %r9, %r6, %r7, %r8;",
