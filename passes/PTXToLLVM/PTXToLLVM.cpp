@@ -272,6 +272,7 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "mad24",
                                         "testp",
                                         "fns",
+                                        "cvt.pack",
                                         "tanh",
                                         "ldu",
                                         "prefetch",
@@ -2095,6 +2096,34 @@ Results lowerFns(OpTy op, ValueRange args, ModifiersAttr,
       b, loc, LLVM::ICmpOp::create(b, loc, P::eq, offset, c(0)), atBase,
       LLVM::SelectOp::create(b, loc, positive, upPos, downPos));
   return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+/// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u4,s4,u8,s8}.s32.b32
+/// d, a, b, c: a and b saturated to the narrow type, b in the low `size`
+/// bits, a above it, and (three operands) c's low bits above both.
+template <typename OpTy>
+Results lowerCvtPack(OpTy op, ValueRange args, ModifiersAttr mods,
+                     ConversionPatternRewriter &b, const Lowering &) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
+  TypeKind to = *mods.getType(0);
+  unsigned size = getTypeBitWidth(to);
+  bool s = isSignedIntType(to);
+  int64_t lo = s ? -(int64_t(1) << (size - 1)) : 0;
+  int64_t hi = s ? (int64_t(1) << (size - 1)) - 1 : (int64_t(1) << size) - 1;
+  auto sat = [&](Value v) -> Value {
+    v = LLVM::SMaxOp::create(b, loc, castTo(b, loc, v, i32), c(lo));
+    v = LLVM::SMinOp::create(b, loc, v, c(hi));
+    return LLVM::AndOp::create(b, loc, v, c((int64_t(1) << size) - 1));
+  };
+  Value d = LLVM::OrOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, sat(args[0]), c(size)), sat(args[1]));
+  if (args.size() == 3)
+    d = LLVM::OrOp::create(
+        b, loc, d,
+        LLVM::ShlOp::create(b, loc, castTo(b, loc, args[2], i32), c(2 * size)));
+  return one(castTo(b, loc, d, op->getResult(0).getType()));
 }
 
 /// testp.{finite,infinite,number,notanumber,normal,subnormal} on f32/f64.
@@ -3945,6 +3974,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<Mad24Op>(patterns, converter, l, lowerMul24<Mad24Op>);
   addInst<TestpOp>(patterns, converter, l, lowerTestp<TestpOp>);
   addInst<FnsOp>(patterns, converter, l, lowerFns<FnsOp>);
+  addInst<CvtPackOp>(patterns, converter, l, lowerCvtPack<CvtPackOp>);
   addInst<TanhOp>(patterns, converter, l, lowerTanh<TanhOp>);
   addInst<LduOp>(patterns, converter, l, lowerLd<LduOp>);
   addInst<PrefetchOp>(patterns, converter, l, lowerHint<PrefetchOp>);

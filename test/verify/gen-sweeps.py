@@ -134,6 +134,9 @@ SWEEPS = {
                          "  selp.u32 %r9, 1, 0, %p2;\n  selp.u32 %r10, 1, 0, %p3;")
        for c in ["lt", "equ", "nan"] for t in ["f16x2", "bf16x2"]},
     "fns_b32": "  fns.b32 %r9, %r6, %r7, %r8;",
+    **{f"cvt_pack_sat_{t}_s32": f"  cvt.pack.sat.{t}.s32 %r9, %r6, %r7;" for t in ["u16", "s16"]},
+    **{f"cvt_pack_sat_{t}_s32_b32": f"  cvt.pack.sat.{t}.s32.b32 %r9, %r6, %r7, %r8;"
+       for t in ["u8", "s8", "u4", "s4"]},
     "fns_b32_small": ("  and.b32 %r11, %r8, 63;\n  sub.s32 %r11, %r11, 32;\n"
                       "  fns.b32 %r9, %r6, %r7, %r11;"),
     "slct_s32_f32": "  slct.s32.f32 %r9, %r6, %r7, %f3;",
