@@ -1561,17 +1561,10 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
                         : Value(LLVM::FAbsOp::create(b, loc, in[0]));
       if (isa<VectorType>(t))
         return one(castTo(b, loc, r, resT));
-      Value isNaN =
-          LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, in[0], in[0]);
-      unsigned w = bitWidth(t);
-      Type it = b.getIntegerType(w);
-      Value canon = castTo(
+      r = canonicalNaNIf(
           b, loc,
-          constInt(b, loc, it,
-                   static_cast<int64_t>(
-                       llvm::APInt::getSignedMaxValue(w).getZExtValue())),
-          t);
-      r = LLVM::SelectOp::create(b, loc, isNaN, canon, r);
+          LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, in[0], in[0]),
+          r);
     } else if (name == "rcp")
       r = LLVM::FDivOp::create(b, loc, constFloat(b, loc, t, 1.0), in[0]);
     else if (name == "sqrt")
@@ -3572,19 +3565,8 @@ void zeroNamedBarriers(ModuleOp module, ArrayRef<StringRef> kernels,
       continue;
     b.setInsertionPointToStart(&fn.getBody().front());
     Location loc = fn.getLoc();
-    auto reg = [&](SReg r, char dim) {
-      return target.getSpecialRegister(b, loc, r, dim, i32);
-    };
-    Value linear = LLVM::AddOp::create(
-        b, loc, reg(SReg::tid, 'x'),
-        LLVM::MulOp::create(
-            b, loc, reg(SReg::ntid, 'x'),
-            LLVM::AddOp::create(b, loc, reg(SReg::tid, 'y'),
-                                LLVM::MulOp::create(b, loc,
-                                                    reg(SReg::ntid, 'y'),
-                                                    reg(SReg::tid, 'z')))));
-    Value index =
-        LLVM::AndOp::create(b, loc, linear, constInt(b, loc, i32, 15));
+    Value index = LLVM::AndOp::create(b, loc, target.linearThreadIndex(b, loc),
+                                      constInt(b, loc, i32, 15));
     Value word = LLVM::GEPOp::create(
         b, loc, ptr3, LLVM::LLVMArrayType::get(i32, 16),
         LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),

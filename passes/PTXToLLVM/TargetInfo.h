@@ -48,6 +48,9 @@ public:
   virtual mlir::Value getSpecialRegister(mlir::OpBuilder &b, mlir::Location loc,
                                          SReg reg, char dim,
                                          mlir::Type type) const = 0;
+  /// The thread's index in its CTA, x fastest (tid.x + ntid.x * (tid.y +
+  /// ntid.y * tid.z)), from getSpecialRegister.
+  mlir::Value linearThreadIndex(mlir::OpBuilder &b, mlir::Location loc) const;
   /// `bar.sync id` for the whole CTA, with CTA-scope memory ordering.
   /// `%envreg<index>` (32 bits): values the driver sets up for the kernel;
   /// null where the target has none (the caller reports it).

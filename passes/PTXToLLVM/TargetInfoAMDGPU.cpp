@@ -10,6 +10,20 @@ using namespace zluda::ptx;
 
 TargetInfo::~TargetInfo() = default;
 
+Value TargetInfo::linearThreadIndex(OpBuilder &b, Location loc) const {
+  Type i32 = b.getI32Type();
+  auto reg = [&](SReg r, char dim) {
+    return getSpecialRegister(b, loc, r, dim, i32);
+  };
+  return LLVM::AddOp::create(
+      b, loc, reg(SReg::tid, 'x'),
+      LLVM::MulOp::create(
+          b, loc, reg(SReg::ntid, 'x'),
+          LLVM::AddOp::create(b, loc, reg(SReg::tid, 'y'),
+                              LLVM::MulOp::create(b, loc, reg(SReg::ntid, 'y'),
+                                                  reg(SReg::tid, 'z')))));
+}
+
 namespace {
 
 class AMDGPUTargetInfo : public TargetInfo {
@@ -127,17 +141,8 @@ public:
       return LLVM::LoadOp::create(b, loc, i32, field, 4);
     };
     switch (reg) {
-    case SReg::warpid: { // the CTA's linear thread index / 32
-      Value linear = LLVM::AddOp::create(
-          b, loc, sreg(SReg::tid, 'x'),
-          LLVM::MulOp::create(
-              b, loc, sreg(SReg::ntid, 'x'),
-              LLVM::AddOp::create(b, loc, sreg(SReg::tid, 'y'),
-                                  LLVM::MulOp::create(b, loc,
-                                                      sreg(SReg::ntid, 'y'),
-                                                      sreg(SReg::tid, 'z')))));
-      return LLVM::LShrOp::create(b, loc, linear, c(5));
-    }
+    case SReg::warpid: // the CTA's linear thread index / 32
+      return LLVM::LShrOp::create(b, loc, linearThreadIndex(b, loc), c(5));
     case SReg::nwarpid: {
       Value threads =
           LLVM::MulOp::create(b, loc, sreg(SReg::ntid, 'x'),

@@ -17,6 +17,18 @@ using namespace zluda::ptx;
 
 namespace {
 
+/// One PTX instruction as inline assembly, for what NVVM has no intrinsic
+/// for; `sideEffects` for registers that change under the program (%smid).
+Value inlinePTX(OpBuilder &b, Location loc, Type type, ValueRange operands,
+                StringRef text, StringRef constraints,
+                bool sideEffects = false) {
+  return LLVM::InlineAsmOp::create(b, loc, type, operands, text, constraints,
+                                   sideEffects, /*is_align_stack=*/false,
+                                   LLVM::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 class NVPTXTargetInfo : public TargetInfo {
 public:
   explicit NVPTXTargetInfo(StringRef chip) : chip(chip.str()) {}
@@ -108,22 +120,15 @@ public:
     default:
       break;
     }
-    return LLVM::InlineAsmOp::create(
-               b, loc, type, ValueRange{}, text, constraint,
-               /*has_side_effects=*/true, /*is_align_stack=*/false,
-               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-        .getResult(0);
+    return inlinePTX(b, loc, type, ValueRange{}, text, constraint,
+                     /*sideEffects=*/true);
   }
 
   Value readEnvironmentRegister(OpBuilder &b, Location loc,
                                 int64_t index) const override {
     // NVVM has no intrinsic for them: the instruction itself.
     std::string text = "mov.u32 $0, %envreg" + std::to_string(index) + ";";
-    return LLVM::InlineAsmOp::create(
-               b, loc, b.getI32Type(), ValueRange{}, text, "=r",
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-        .getResult(0);
+    return inlinePTX(b, loc, b.getI32Type(), ValueRange{}, text, "=r");
   }
 
   Value readCycleCounter(OpBuilder &b, Location loc) const override {
@@ -196,11 +201,8 @@ public:
     // rcp.approx.f32 has no NVVM intrinsic but the .ftz one; f64 has only
     // rcp.approx.ftz.f64.
     if (name == "tanh") // no NVVM intrinsic either
-      return LLVM::InlineAsmOp::create(
-                 b, loc, b.getF32Type(), operands, "tanh.approx.f32 $0, $1;",
-                 "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
-                 LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-          .getResult(0);
+      return inlinePTX(b, loc, b.getF32Type(), operands,
+                       "tanh.approx.f32 $0, $1;", "=f,f");
     if (name == "rcp") {
       Type t = operands[0].getType();
       if (t.isF64())
@@ -208,11 +210,7 @@ public:
                    b, loc, t, b.getStringAttr("llvm.nvvm.rcp.approx.ftz.d"),
                    operands)
             .getResult(0);
-      return LLVM::InlineAsmOp::create(
-                 b, loc, t, operands, "rcp.approx.f32 $0, $1;", "=f,f",
-                 /*has_side_effects=*/false, /*is_align_stack=*/false,
-                 LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-          .getResult(0);
+      return inlinePTX(b, loc, t, operands, "rcp.approx.f32 $0, $1;", "=f,f");
     }
     StringRef intrinsic = llvm::StringSwitch<StringRef>(name)
                               .Case("sin", "llvm.nvvm.sin.approx.f")
@@ -240,11 +238,8 @@ public:
     std::string text = (name + (ftz && !f64 ? ".ftz" : "") +
                         (f64 ? ".f64" : ".f32") + " $0, $1, $2;")
                            .str();
-    return LLVM::InlineAsmOp::create(
-               b, loc, t, ValueRange{a, c}, text, f64 ? "=d,d,d" : "=f,f,f",
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-        .getResult(0);
+    return inlinePTX(b, loc, t, ValueRange{a, c}, text,
+                     f64 ? "=d,d,d" : "=f,f,f");
   }
 
   Value createIsSpace(OpBuilder &b, Location loc, StateSpace space,
