@@ -314,13 +314,13 @@ CUfunction Compare::originalOf(Function &fn) {
   return fn.original;
 }
 
-bool Compare::globalsOf(void *container, bool ofOriginal,
-                        std::vector<std::pair<CUdeviceptr, size_t>> &out) {
-  const Pair &p = pairs[container];
-  for (const std::string &name : p.globals) {
+const Compare::Pair &Compare::resolveGlobals(void *container) {
+  Pair &p = pairs[container];
+  if (p.resolved)
+    return p;
+  auto lookup = [&](void *where, const std::string &name) {
     CUdeviceptr ptr = 0;
     size_t bytes = 0;
-    void *where = ofOriginal ? p.original : container;
     CUresult r =
         p.library
             ? original->cuLibraryGetGlobal(
@@ -329,14 +329,21 @@ bool Compare::globalsOf(void *container, bool ofOriginal,
                   &ptr, &bytes, static_cast<CUmodule>(where), name.c_str());
     // A name the driver does not find (e.g. optimized away) counts as an
     // empty region, so both lists keep the same order.
-    out.push_back(r == CUDA_SUCCESS
-                      ? std::make_pair(ptr, bytes)
-                      : std::make_pair(CUdeviceptr(0), size_t(0)));
+    return r == CUDA_SUCCESS ? std::make_pair(ptr, bytes)
+                             : std::make_pair(CUdeviceptr(0), size_t(0));
+  };
+  for (const std::string &name : p.globals) {
+    auto ours = lookup(container, name), theirs = lookup(p.original, name);
+    if (ours.second != theirs.second)
+      ours.second = theirs.second = 0; // sizes differ: left out
+    p.ourGlobals.push_back(ours);
+    p.theirGlobals.push_back(theirs);
   }
-  return true;
+  p.resolved = true;
+  return p;
 }
 
-bool Compare::snapshot(const std::vector<std::pair<CUdeviceptr, size_t>> &list,
+bool Compare::snapshot(const Regions &list,
                        std::vector<std::vector<uint8_t>> &out) {
   out.assign(list.size(), {});
   for (size_t i = 0; i < list.size(); ++i) {
@@ -355,7 +362,7 @@ bool Compare::snapshot(const std::vector<std::pair<CUdeviceptr, size_t>> &list,
   return true;
 }
 
-bool Compare::restore(const std::vector<std::pair<CUdeviceptr, size_t>> &list,
+bool Compare::restore(const Regions &list,
                       const std::vector<std::vector<uint8_t>> &from) {
   for (size_t i = 0; i < list.size() && i < from.size(); ++i) {
     auto [ptr, bytes] = list[i];
@@ -392,18 +399,16 @@ CUresult Compare::runCompared(CUfunction f, Function &fn,
   }
   // The regions: every allocation, then the module's globals (ours, or the
   // original module's at the same positions).
-  std::vector<std::pair<CUdeviceptr, size_t>> ours, orig;
+  Regions ours, orig;
   size_t total = 0;
   for (const auto &[base, region] : regions) {
     ours.emplace_back(base, region.bytes);
     total += region.bytes;
   }
   orig = ours;
-  globalsOf(fn.container, false, ours);
-  globalsOf(fn.container, true, orig);
-  for (size_t i = 0; i < ours.size(); ++i)
-    if (ours[i].second != orig[i].second)
-      ours[i].second = orig[i].second = 0; // sizes differ: left out
+  const Pair &pair = resolveGlobals(fn.container);
+  ours.insert(ours.end(), pair.ourGlobals.begin(), pair.ourGlobals.end());
+  orig.insert(orig.end(), pair.theirGlobals.begin(), pair.theirGlobals.end());
   if (total > kMaxCompared) {
     ++skipped;
     return once("skipped (" + std::to_string(total >> 20) +

@@ -81,10 +81,15 @@ public:
 
 private:
   Compare(RealDriver &real, FILE *log);
+  using Regions = std::vector<std::pair<CUdeviceptr, size_t>>;
   struct Pair {
     void *original = nullptr; ///< CUmodule or CUlibrary
     bool library = false;
     std::vector<std::string> globals;
+    /// The globals' addresses in our module and in the original, looked up
+    /// at the first compared launch (same order; sizes that differ: 0).
+    Regions ourGlobals, theirGlobals;
+    bool resolved = false;
   };
   struct Function {
     void *container = nullptr; ///< ours
@@ -99,11 +104,10 @@ private:
   CUresult runCompared(CUfunction f, Function &fn,
                        CUresult (*run)(void *, CUfunction), void *ctx);
   CUfunction originalOf(Function &fn);
-  bool globalsOf(void *container, bool ofOriginal,
-                 std::vector<std::pair<CUdeviceptr, size_t>> &out);
-  bool snapshot(const std::vector<std::pair<CUdeviceptr, size_t>> &regions,
-                std::vector<std::vector<uint8_t>> &out);
-  bool restore(const std::vector<std::pair<CUdeviceptr, size_t>> &regions,
+  /// The pair's globals, looked up once.
+  const Pair &resolveGlobals(void *container);
+  bool snapshot(const Regions &regions, std::vector<std::vector<uint8_t>> &out);
+  bool restore(const Regions &regions,
                const std::vector<std::vector<uint8_t>> &from);
   void log(const std::string &line);
 
