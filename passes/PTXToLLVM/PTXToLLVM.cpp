@@ -1471,14 +1471,14 @@ Value floatMinMax(OpBuilder &b, Location loc, bool isMin, Value x, Value y,
   return canonicalNaNIf(b, loc, bad, r);
 }
 
-/// `.relu` on a float result: negative values become +0, NaN the canonical
-/// NaN (fma.relu, cvt.relu).
+/// `.relu` on a float result: negative values and -0 become +0 (as NVIDIA's
+/// hardware gives), NaN the canonical NaN (fma.relu, cvt.relu).
 Value floatRelu(OpBuilder &b, Location loc, Value r) {
   Type t = r.getType();
   Value zero =
       LLVM::BitcastOp::create(b, loc, t, splatInt(b, loc, bitsType(t), 0));
   Value negative =
-      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, r, zero);
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::ole, r, zero);
   r = LLVM::SelectOp::create(b, loc, negative, zero, r);
   return canonicalNaNIf(
       b, loc, LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, r, r), r);
