@@ -2031,8 +2031,10 @@ Results lowerMul24(OpTy op, ValueRange args, ModifiersAttr mods,
 /// fns.b32 d, mask, base, offset: the position of the |offset|-th set bit
 /// of mask from bit `base` (included) upward for offset > 0, downward for
 /// offset < 0; offset 0: base itself if its bit is set; none: 0xffffffff.
-/// base is taken modulo 32. The first |offset| - 1 set bits on the search
-/// side are cleared (32 steps at most), then the nearest one is taken.
+/// The first |offset| - 1 set bits on the search side are cleared (32 steps
+/// at most), then the nearest one is taken. As NVIDIA's hardware computes
+/// (measured on the H200): a base above 31 (undefined in the PTX ISA) finds
+/// nothing, and offset INT32_MIN gives 0 whatever mask and base are.
 template <typename OpTy>
 Results lowerFns(OpTy op, ValueRange args, ModifiersAttr,
                  ConversionPatternRewriter &b, const Lowering &) {
@@ -2041,7 +2043,8 @@ Results lowerFns(OpTy op, ValueRange args, ModifiersAttr,
   auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
   using P = LLVM::ICmpPredicate;
   Value mask = castTo(b, loc, args[0], i32);
-  Value base = LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], i32), c(31));
+  Value rawBase = castTo(b, loc, args[1], i32);
+  Value base = LLVM::AndOp::create(b, loc, rawBase, c(31));
   Value offset = castTo(b, loc, args[2], i32);
   Value positive = LLVM::ICmpOp::create(b, loc, P::sgt, offset, c(0));
   // Set bits to skip: offset - 1 upward, -offset - 1 (= ~offset) downward.
@@ -2088,6 +2091,11 @@ Results lowerFns(OpTy op, ValueRange args, ModifiersAttr,
   Value r = LLVM::SelectOp::create(
       b, loc, LLVM::ICmpOp::create(b, loc, P::eq, offset, c(0)), atBase,
       LLVM::SelectOp::create(b, loc, positive, upPos, downPos));
+  r = LLVM::SelectOp::create(
+      b, loc, LLVM::ICmpOp::create(b, loc, P::ugt, rawBase, c(31)), c(-1), r);
+  r = LLVM::SelectOp::create(
+      b, loc, LLVM::ICmpOp::create(b, loc, P::eq, offset, c(INT32_MIN)), c(0),
+      r);
   return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
