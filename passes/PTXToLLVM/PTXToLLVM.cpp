@@ -2155,7 +2155,11 @@ Results lowerTestp(OpTy op, ValueRange args, ModifiersAttr mods,
     r = LLVM::FCmpOp::create(b, loc, P::uno, x, x);
     break;
   case Mode::normal:
-    r = LLVM::AndOp::create(b, loc, cmp(P::oge, mag, minNormal),
+    // The PTX ISA counts +0 and -0 as normal (and NVIDIA's hardware does).
+    r = LLVM::AndOp::create(b, loc,
+                            LLVM::OrOp::create(b, loc,
+                                               cmp(P::oge, mag, minNormal),
+                                               cmp(P::oeq, mag, 0.0)),
                             cmp(P::olt, mag, INFINITY));
     break;
   default: // subnormal
