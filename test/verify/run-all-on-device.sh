@@ -14,7 +14,7 @@ OUT="${OUT:-/tmp/verify-out}"
 export OUT
 mkdir -p "$OUT"
 start=$SECONDS
-bash test/verify/run-on-device.sh "${INPUTS:-4194304}" > "$OUT/sweeps.log" 2>&1
+bash test/verify/run-on-device.sh "${RANDOM_INPUTS:-16777216}" > "$OUT/sweeps.log" 2>&1
 BUDGET=${COMPARE_BUDGET:-300} bash test/shim/compare-on-device.sh \
   > "$OUT/compare.log" 2>&1
 BUDGET=${SHIM_BUDGET:-150} bash test/shim/run-on-device.sh > "$OUT/shim.log" 2>&1

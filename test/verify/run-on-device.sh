@@ -3,6 +3,8 @@
 # builds the harness with nvcc and compares every sweep of test/verify/sweeps
 # against the toolchain's NVPTX builds in .verify/ours (made here by
 # scripts/verify-prepare.sh and carried). Writes the table to $OUT.
+# Argument: random tuples a binary/ternary family gets after the edge-value
+# grid (default 2^24).
 set -euo pipefail
 nvcc -O2 -std=c++17 -arch=sm_90 -x cu --expt-relaxed-constexpr -o /tmp/harness test/verify/harness.cpp -lcuda
-/tmp/harness test/verify/sweeps .verify/ours "${1:-4194304}" | tee "${OUT:-/tmp}/verify.txt"
+/tmp/harness test/verify/sweeps .verify/ours "${1:-16777216}" | tee "${OUT:-/tmp}/verify.txt"
