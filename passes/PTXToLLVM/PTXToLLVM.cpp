@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -585,10 +586,6 @@ std::string unsupportedReason(Operation *op, StringRef target) {
   if (name == "lop3" &&
       (op->getNumResults() != 1 || op->getNumOperands() != 4 ||
        !matchPattern(op->getOperand(3), m_Constant())))
-    return text;
-  if (name == "isspacep" && mods.getSpace() != StateSpace::global &&
-      mods.getSpace() != StateSpace::shared &&
-      mods.getSpace() != StateSpace::local)
     return text;
   if (name == "redux" &&
       (!mods.getType() || isFloatType(*mods.getType()) || has(Flag::abs)))
@@ -3718,11 +3715,69 @@ Results lowerVote(OpTy op, ValueRange args, ModifiersAttr mods,
   return one(r);
 }
 
+/// The function behind `isspacep.const` (defineConstAddressTest).
+constexpr StringLiteral constAddressTest = "__zluda_is_const_address";
+
+/// `isspacep`: global, shared and local by the target's apertures
+/// (TargetInfo::createIsSpace); `.const` by the module's own `.const`
+/// variables, whose ranges a function tests once the module is lowered (a
+/// generic address of constant data is a global one on both targets'
+/// flat address maps, so no aperture tells it apart); `.param` by the
+/// target (the kernel's parameter block).
 template <typename OpTy>
 Results lowerIsspacep(OpTy op, ValueRange args, ModifiersAttr mods,
                       ConversionPatternRewriter &b, const Lowering &l) {
-  Value ptr = l.pointer(b, op.getLoc(), args[0], std::nullopt);
-  return one(l.target.createIsSpace(b, op.getLoc(), *mods.getSpace(), ptr));
+  Location loc = op.getLoc();
+  Value ptr = l.pointer(b, loc, args[0], std::nullopt);
+  if (*mods.getSpace() != StateSpace::const_)
+    return one(l.target.createIsSpace(b, loc, *mods.getSpace(), ptr));
+  auto module = op->template getParentOfType<ModuleOp>();
+  if (!SymbolTable::lookupSymbolIn(module, constAddressTest)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    LLVM::LLVMFuncOp::create(
+        b, loc, constAddressTest,
+        LLVM::LLVMFunctionType::get(b.getI1Type(), {ptr.getType()}),
+        LLVM::Linkage::Internal);
+  }
+  return one(LLVM::CallOp::create(b, loc, TypeRange{b.getI1Type()},
+                                  constAddressTest, ValueRange{ptr})
+                 .getResult());
+}
+
+/// Gives `__zluda_is_const_address(p)` its body, once the module's globals
+/// are lowered: whether p lies in one of the `.const` variables (the only
+/// globals in the target's constant address space).
+void defineConstAddressTest(ModuleOp module, const TargetInfo &target) {
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(constAddressTest);
+  if (!fn || !fn.getBody().empty())
+    return;
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  Location loc = fn.getLoc();
+  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  auto flat = LLVM::LLVMPointerType::get(ctx, 0);
+  unsigned constSpace = target.getAddressSpace(StateSpace::const_);
+  Block *entry = b.createBlock(&fn.getBody(), {}, {flat}, {loc});
+  Value p = LLVM::PtrToIntOp::create(b, loc, i64, entry->getArgument(0));
+  Value inside = LLVM::ConstantOp::create(b, loc, i1, 0);
+  DataLayout layout(module);
+  for (auto g : module.getOps<LLVM::GlobalOp>()) {
+    if (g.getAddrSpace() != constSpace)
+      continue;
+    uint64_t size = layout.getTypeSize(g.getGlobalType()).getFixedValue();
+    if (!size)
+      continue;
+    Value base = LLVM::AddressOfOp::create(
+        b, loc, LLVM::LLVMPointerType::get(ctx, constSpace), g.getSymName());
+    base = LLVM::PtrToIntOp::create(
+        b, loc, i64, LLVM::AddrSpaceCastOp::create(b, loc, flat, base));
+    Value within = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::ult, LLVM::SubOp::create(b, loc, p, base),
+        constInt(b, loc, i64, static_cast<int64_t>(size)));
+    inside = LLVM::OrOp::create(b, loc, inside, within);
+  }
+  LLVM::ReturnOp::create(b, loc, inside);
 }
 
 template <typename OpTy>
@@ -3887,6 +3942,8 @@ struct ConvertPTXToLLVMPass
     if (failed(applyPartialConversion(module, legal, std::move(patterns))))
       return signalPassFailure();
     zeroNamedBarriers(module, kernels, *target);
+    defineConstAddressTest(module, *target);
+    target->finishModule(module, kernels);
     module->removeAttr("ptx.module");
     module->removeAttr("ptx.pragmas");
     module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),

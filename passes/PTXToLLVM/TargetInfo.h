@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
 #include <string>
@@ -88,8 +89,8 @@ public:
   virtual mlir::Value createBallot(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Value pred,
                                    mlir::Value memberMask) const = 0;
-  /// `isspacep.{global,shared,local}`: whether the generic pointer `ptr`
-  /// points into `space` (i1).
+  /// `isspacep.{global,shared,local,param}`: whether the generic pointer
+  /// `ptr` points into `space` (i1); for `.param`, the kernel's parameters.
   virtual mlir::Value createIsSpace(mlir::OpBuilder &b, mlir::Location loc,
                                     StateSpace space,
                                     mlir::Value ptr) const = 0;
@@ -125,6 +126,10 @@ public:
   }
   /// The LLVM sync scope of a PTX memory scope.
   virtual llvm::StringRef getSyncScope(MemScope scope) const = 0;
+  /// Once the module is lowered (`kernels`: its entries): what the target's
+  /// lowering left to do module-wide.
+  virtual void finishModule(mlir::ModuleOp module,
+                            llvm::ArrayRef<llvm::StringRef> kernels) const {}
   /// Marks `func` as a kernel and maps the performance directives.
   virtual void setKernelAttributes(mlir::LLVM::LLVMFuncOp func,
                                    mlir::Operation *entry) const = 0;

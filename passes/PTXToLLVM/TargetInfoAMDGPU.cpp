@@ -348,6 +348,8 @@ public:
                                            ValueRange{ptr})
           .getResult(0);
     };
+    if (space == StateSpace::param)
+      return createIsParam(b, loc, ptr);
     if (space == StateSpace::shared)
       return test("llvm.amdgcn.is.shared");
     if (space == StateSpace::local)
@@ -356,6 +358,88 @@ public:
                                       test("llvm.amdgcn.is.private"));
     return LLVM::XOrOp::create(
         b, loc, either, LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+  }
+
+  /// `isspacep.param`: whether `ptr` lies in the dispatch's explicit kernel
+  /// arguments, from the kernarg segment's start to the hidden arguments
+  /// (the implicit-argument pointer; code object v5 puts them right after).
+  /// A function has no kernarg segment pointer of its own (LLVM gives 0
+  /// there), so every kernel of the module stores its start in an LDS word
+  /// at entry (finishModule) and the test reads it there.
+  static constexpr StringLiteral paramTest = "__zluda_is_param_address";
+  static constexpr StringLiteral kernargBase = "__zluda_kernarg_base";
+
+  Value createIsParam(OpBuilder &b, Location loc, Value ptr) const {
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    Type i1 = b.getI1Type();
+    if (!SymbolTable::lookupSymbolIn(module, paramTest)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(module.getBody());
+      LLVM::LLVMFuncOp::create(b, loc, paramTest,
+                               LLVM::LLVMFunctionType::get(i1, {ptr.getType()}),
+                               LLVM::Linkage::Internal);
+    }
+    return LLVM::CallOp::create(b, loc, TypeRange{i1}, paramTest,
+                                ValueRange{ptr})
+        .getResult();
+  }
+
+  Value flatAddress(OpBuilder &b, Location loc, StringRef intrinsic) const {
+    MLIRContext *ctx = b.getContext();
+    Value p = LLVM::CallIntrinsicOp::create(
+                  b, loc, LLVM::LLVMPointerType::get(ctx, 4),
+                  b.getStringAttr(intrinsic), ValueRange{})
+                  .getResult(0);
+    p = LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                                      p);
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), p);
+  }
+
+  void finishModule(ModuleOp module,
+                    ArrayRef<StringRef> kernels) const override {
+    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(paramTest);
+    if (!fn || !fn.getBody().empty())
+      return;
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(ctx);
+    Location loc = fn.getLoc();
+    Type i64 = b.getI64Type();
+    auto lds = LLVM::LLVMPointerType::get(ctx, 3);
+    b.setInsertionPointToStart(module.getBody());
+    auto g = LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/false,
+                                    LLVM::Linkage::Internal, kernargBase,
+                                    Attribute(), 8, 3);
+    b.createBlock(&g.getInitializerRegion());
+    LLVM::ReturnOp::create(b, loc, LLVM::PoisonOp::create(b, loc, i64));
+    // Every thread stores the same value and reads its own store back: a
+    // relaxed atomic, so the concurrent identical stores are no data race.
+    StringRef cta = getSyncScope(MemScope::cta);
+    for (StringRef name : kernels) {
+      auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!kernel || kernel.getBody().empty())
+        continue;
+      b.setInsertionPointToStart(&kernel.getBody().front());
+      Location kloc = kernel.getLoc();
+      LLVM::StoreOp::create(
+          b, kloc, flatAddress(b, kloc, "llvm.amdgcn.kernarg.segment.ptr"),
+          LLVM::AddressOfOp::create(b, kloc, lds, kernargBase), 8,
+          /*isVolatile=*/false, /*isNonTemporal=*/false,
+          /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, cta);
+    }
+    Block *entry = b.createBlock(&fn.getBody(), {},
+                                 {LLVM::LLVMPointerType::get(ctx)}, {loc});
+    Value p = LLVM::PtrToIntOp::create(b, loc, i64, entry->getArgument(0));
+    Value base = LLVM::LoadOp::create(
+        b, loc, i64, LLVM::AddressOfOp::create(b, loc, lds, kernargBase), 8,
+        /*isVolatile=*/false, /*isNonTemporal=*/false, /*isInvariant=*/false,
+        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, cta);
+    Value end = flatAddress(b, loc, "llvm.amdgcn.implicitarg.ptr");
+    LLVM::ReturnOp::create(
+        b, loc,
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                             LLVM::SubOp::create(b, loc, p, base),
+                             LLVM::SubOp::create(b, loc, end, base)));
   }
 
   Value createActiveMask(OpBuilder &b, Location loc) const override {

@@ -244,6 +244,14 @@ public:
 
   Value createIsSpace(OpBuilder &b, Location loc, StateSpace space,
                       Value ptr) const override {
+    if (space == StateSpace::param) {
+      // No NVVM intrinsic: NVIDIA's own instruction.
+      Value r = inlinePTX(b, loc, b.getI32Type(), ValueRange{ptr},
+                          "{ .reg .pred p; isspacep.param p, $1; "
+                          "selp.u32 $0, 1, 0, p; }",
+                          "=r,l");
+      return LLVM::TruncOp::create(b, loc, b.getI1Type(), r);
+    }
     StringRef name = space == StateSpace::shared  ? "llvm.nvvm.isspacep.shared"
                      : space == StateSpace::local ? "llvm.nvvm.isspacep.local"
                                                   : "llvm.nvvm.isspacep.global";

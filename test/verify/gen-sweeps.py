@@ -278,6 +278,21 @@ SWEEPS = {
      "  call (qr), %rd14, (qa, qb), fproto;\n  ld.param.b32 %r9, [qr];\n"
      "  st.param.b32 [qa], %r9;\n  call (qr), f_xor, (qa, qb);\n"
      "  ld.param.b32 %r10, [qr];\n  }"),
+    # isspacep.const on generic pointers into a .const table (a byte of it
+    # by a & 31), into global memory or into shared memory (by a >> 5 & 3),
+    # and a load through the const one.
+    "isspacep_const": (".const .align 4 .u32 ctab[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n",
+                       "  {\n  .shared .align 4 .u32 sv[1];\n"
+                       "  mov.u64 %rd12, ctab;\n  cvta.const.u64 %rd12, %rd12;\n"
+                       "  and.b32 %r11, %r6, 28;\n  cvt.u64.u32 %rd13, %r11;\n"
+                       "  add.s64 %rd13, %rd12, %rd13;\n  ld.u32 %r10, [%rd13];\n"
+                       "  and.b32 %r11, %r6, 31;\n  cvt.u64.u32 %rd13, %r11;\n"
+                       "  add.s64 %rd12, %rd12, %rd13;\n"
+                       "  mov.u64 %rd15, sv;\n  cvta.shared.u64 %rd15, %rd15;\n"
+                       "  shr.u32 %r12, %r6, 5;\n  and.b32 %r12, %r12, 3;\n"
+                       "  setp.eq.u32 %p2, %r12, 1;\n  selp.b64 %rd14, %rd1, %rd12, %p2;\n"
+                       "  setp.eq.u32 %p3, %r12, 2;\n  selp.b64 %rd14, %rd15, %rd14, %p3;\n"
+                       "  isspacep.const %p4, %rd14;\n  selp.u32 %r9, 1, 0, %p4;\n  }"),
     # isspacep on the generic address of a .local variable (cvta.local).
     "isspacep_local": ("  {\n  .local .align 4 .u32 lv[2];\n"
                        "  st.local.u32 [lv], %r6;\n"
