@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <functional>
 #include <memory>
 
 using namespace mlir;
@@ -125,6 +126,7 @@ public:
   }
 
   OwningOpRef<ModuleOp> parseModule();
+  ParseOptions options;
   void prescanFiles(StringRef buffer);
   void prescanBranches(StringRef buffer);
 
@@ -313,6 +315,8 @@ public:
   /// immediates, addresses, special-register reads) shares it.
   std::optional<Location> instLoc;
   Location here(const Token &t) { return instLoc ? *instLoc : p.opLoc(t); }
+  /// The instruction being read as written: mnemonic and modifiers.
+  StringRef instSpelling;
 
 private:
   // Statements.
@@ -1947,6 +1951,89 @@ LogicalResult FunctionBuilder::writeDest(const ParsedOperand &op, Value v) {
   return success();
 }
 
+/// The families the AMDGPU lowering leaves out (textures and surfaces,
+/// matrix instructions, barrier objects and bulk copies, multimem), which
+/// NVIDIA's GPUs have natively.
+static bool isNativeOnlyFamily(StringRef m) {
+  return m == "tex" || m == "tld4" || m == "txq" || m == "suld" ||
+         m == "sust" || m == "sured" || m == "suq" || m.starts_with("wmma.") ||
+         m == "mma" || m == "mma.sp" || m == "ldmatrix" || m == "stmatrix" ||
+         m == "movmatrix" || m.starts_with("mbarrier.") ||
+         m.starts_with("cp.async.bulk") || m == "cp.async.mbarrier.arrive" ||
+         m.starts_with("cp.reduce.async.bulk") || m.starts_with("multimem.");
+}
+
+/// The instruction as written, its operands replaced by LLVM inline-asm
+/// placeholders (`$0`... the results, then the op's operands in order;
+/// integer and float literals kept as written): how a target with the
+/// instruction emits it (NVPTX: `native` attribute). None for operand forms
+/// it cannot express (negated predicates, predicate pairs as sources).
+static std::optional<std::string>
+nativeTemplate(StringRef spelling, ArrayRef<ParsedOperand> operands,
+               size_t firstSrc, size_t numResults) {
+  std::string out = spelling.str();
+  llvm::raw_string_ostream os(out);
+  size_t result = 0, input = numResults;
+  std::function<bool(const ParsedOperand &, bool)> emit =
+      [&](const ParsedOperand &op, bool dest) -> bool {
+    switch (op.kind) {
+    case ParsedOperand::Sink:
+      if (!dest)
+        return false;
+      ++result;
+      os << '_';
+      return true;
+    case ParsedOperand::Name:
+    case ParsedOperand::SReg:
+      os << '$' << (dest ? result++ : input++);
+      return true;
+    case ParsedOperand::Int:
+    case ParsedOperand::Float:
+      if (dest)
+        return false;
+      ++input;
+      os << op.tok.text;
+      return true;
+    case ParsedOperand::Vec:
+    case ParsedOperand::Pair: {
+      if (op.kind == ParsedOperand::Pair && !dest)
+        return false;
+      bool vec = op.kind == ParsedOperand::Vec;
+      os << (vec ? "{" : "");
+      for (auto [i, e] : llvm::enumerate(op.elems)) {
+        if (i)
+          os << (vec ? ", " : "|");
+        if (!emit(e, dest))
+          return false;
+      }
+      os << (vec ? "}" : "");
+      return true;
+    }
+    case ParsedOperand::Addr:
+      if (dest)
+        return false;
+      os << '[' << '$' << input++;
+      for (size_t k = 1; k < op.elems.size(); ++k) {
+        os << ", ";
+        if (!emit(op.elems[k], false))
+          return false;
+      }
+      os << ']';
+      return true;
+    case ParsedOperand::NotName:
+      return false;
+    }
+    return false;
+  };
+  for (auto [i, op] : llvm::enumerate(operands)) {
+    os << (i ? ", " : " ");
+    if (!emit(op, i < firstSrc))
+      return std::nullopt;
+  }
+  os << ';';
+  return out;
+}
+
 LogicalResult
 FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                  const InstSpec &spec, ModifiersAttr mods,
@@ -2056,6 +2143,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   OperationState st(here(opTok), nameIt->second);
   if (anySelector)
     st.addAttribute("selectors", ArrayAttr::get(p.ctx, selectors));
+  if (p.options.nativeSpellings && isNativeOnlyFamily(mnemonic))
+    if (std::optional<std::string> text = nativeTemplate(
+            instSpelling, operands, firstSrc, resultTypes.size()))
+      st.addAttribute("native", StringAttr::get(p.ctx, *text));
   st.addOperands(args);
   st.addTypes(resultTypes);
   st.addAttribute("mods", mods);
@@ -2135,7 +2226,13 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
 
   ensureBlock();
   instLoc = p.opLoc(opTok);
-  llvm::scope_exit clearLoc([&] { instLoc.reset(); });
+  const char *spellingEnd =
+      dots.empty() ? opTok.text.end() : dots.back().text.end();
+  instSpelling = StringRef(opTok.text.data(), spellingEnd - opTok.text.data());
+  llvm::scope_exit clearLoc([&] {
+    instLoc.reset();
+    instSpelling = StringRef();
+  });
   if (!guardTok)
     return parseUnguarded(opTok, best, spec, modToks);
 
@@ -2502,8 +2599,10 @@ LogicalResult FunctionBuilder::finish(const Token &endTok) {
 //===----------------------------------------------------------------------===//
 
 OwningOpRef<ModuleOp> zluda::frontend::parsePTX(llvm::SourceMgr &sourceMgr,
-                                                MLIRContext *context) {
+                                                MLIRContext *context,
+                                                const ParseOptions &options) {
   context->getOrLoadDialect<PTXDialect>();
   Parser parser(sourceMgr, context);
+  parser.options = options;
   return parser.parseModule();
 }

@@ -23,8 +23,18 @@ namespace zluda::frontend {
 
 /// Parses the main buffer of `sourceMgr` as a PTX module. Diagnostics go to
 /// the context's handler; returns null on any error.
+/// What the parser records besides the dialect's own meaning.
+struct ParseOptions {
+  /// Instructions of the families only NVIDIA's GPUs have (textures,
+  /// surfaces, matrix instructions, barrier objects, bulk copies) keep their
+  /// spelling with operand placeholders (a `native` attribute), for the
+  /// NVPTX target to emit them as written.
+  bool nativeSpellings = false;
+};
+
 mlir::OwningOpRef<mlir::ModuleOp> parsePTX(llvm::SourceMgr &sourceMgr,
-                                           mlir::MLIRContext *context);
+                                           mlir::MLIRContext *context,
+                                           const ParseOptions &options = {});
 
 } // namespace zluda::frontend
 

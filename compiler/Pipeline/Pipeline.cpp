@@ -22,8 +22,12 @@ void zluda::registerPasses() {
 }
 
 OwningOpRef<ModuleOp> zluda::loadPTX(llvm::SourceMgr &sourceMgr,
-                                     MLIRContext &context) {
-  OwningOpRef<ModuleOp> module = frontend::parsePTX(sourceMgr, &context);
+                                     MLIRContext &context,
+                                     llvm::StringRef target) {
+  frontend::ParseOptions options;
+  options.nativeSpellings = target == "nvptx";
+  OwningOpRef<ModuleOp> module =
+      frontend::parsePTX(sourceMgr, &context, options);
   if (!module || failed(verify(*module)))
     return nullptr;
   return module;

@@ -1,4 +1,5 @@
-//===- Pipeline.h - The toolchain's pipeline, shared by every tool -*- C++ -*-===//
+//===- Pipeline.h - The toolchain's pipeline, shared by every tool -*- C++
+//-*-===//
 
 #ifndef ZLUDA_COMPILER_PIPELINE_PIPELINE_H
 #define ZLUDA_COMPILER_PIPELINE_PIPELINE_H
@@ -19,9 +20,12 @@ void registerDialects(mlir::DialectRegistry &registry);
 void registerPasses();
 
 /// Parses the main buffer of `sourceMgr` as PTX and verifies the result.
-/// Diagnostics go to the context's handler; null on any error.
+/// Diagnostics go to the context's handler; null on any error. `target`
+/// ("amdgpu", "nvptx") decides what the parser records for the lowering
+/// (frontend::ParseOptions).
 mlir::OwningOpRef<mlir::ModuleOp> loadPTX(llvm::SourceMgr &sourceMgr,
-                                          mlir::MLIRContext &context);
+                                          mlir::MLIRContext &context,
+                                          llvm::StringRef target = "amdgpu");
 
 } // namespace zluda
 

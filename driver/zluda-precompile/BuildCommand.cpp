@@ -218,7 +218,8 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
     }
     return mlir::success();
   });
-  mlir::OwningOpRef<mlir::ModuleOp> module = loadPTX(sourceMgr, ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      loadPTX(sourceMgr, ctx, opts.target);
   if (!module) {
     job.error = first.empty() ? "the PTX does not parse" : first;
     job.missing = m.kernels;
@@ -234,7 +235,7 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
         llvm::MemoryBuffer::getMemBuffer(
             dep.text, "ptx-" + dep.sha256.substr(0, 12), false),
         llvm::SMLoc());
-    linkedOwners.push_back(loadPTX(*linkedSources.back(), ctx));
+    linkedOwners.push_back(loadPTX(*linkedSources.back(), ctx, opts.target));
     if (!linkedOwners.back()) {
       job.error = "a module it links with does not parse";
       job.missing = m.kernels;

@@ -68,7 +68,8 @@ int runCompile(const CompileOptions &opts) {
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
   auto start = std::chrono::steady_clock::now();
-  mlir::OwningOpRef<mlir::ModuleOp> owned = zluda::loadPTX(sourceMgr, context);
+  mlir::OwningOpRef<mlir::ModuleOp> owned =
+      zluda::loadPTX(sourceMgr, context, opts.target);
   if (!owned)
     return 1;
   if (opts.timePhases)
@@ -90,7 +91,7 @@ int runCompile(const CompileOptions &opts) {
     linkedSources.push_back(std::make_unique<llvm::SourceMgr>());
     linkedSources.back()->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
     mlir::OwningOpRef<mlir::ModuleOp> other =
-        zluda::loadPTX(*linkedSources.back(), context);
+        zluda::loadPTX(*linkedSources.back(), context, opts.target);
     if (!other)
       return 1;
     linked.push_back(other.release());

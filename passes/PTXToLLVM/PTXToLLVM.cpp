@@ -426,6 +426,10 @@ std::optional<StringRef> griddepMode(ModifiersAttr mods) {
 /// Why the lowering cannot handle `op`, or empty.
 std::string unsupportedReason(Operation *op, StringRef target) {
   StringRef name = op->getName().stripDialect();
+  // The families NVIDIA's GPUs have natively, emitted as written there
+  // (NativeInstLowering).
+  if (target == "nvptx" && op->hasAttr("native"))
+    return "";
   if (auto global = dyn_cast<GlobalOp>(op)) {
     Attribute init = global.getInitAttr();
     if (init && !isa<DenseElementsAttr, IntegerAttr, FloatAttr>(init) &&
@@ -903,6 +907,104 @@ struct AddrLowering : OpConversionPattern<AddrOp> {
     Value off = constInt(rewriter, loc, base.getType(),
                          static_cast<int64_t>(op.getOffset()));
     rewriter.replaceOpWithNewOp<LLVM::AddOp>(op, base, off);
+    return success();
+  }
+};
+
+/// An instruction of a family the AMDGPU lowering leaves out (textures,
+/// surfaces, matrix instructions, barrier objects, bulk copies; the parser's
+/// `native` template) on a target that has it: NVIDIA's own instruction as
+/// inline PTX, its results and operands in registers of their width.
+struct NativeInstLowering : ConversionPattern {
+  NativeInstLowering(const TypeConverter &tc, MLIRContext *ctx,
+                     const TargetInfo &t)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/2, ctx),
+        target(t) {}
+  const TargetInfo &target;
+
+  /// The inline-asm constraint letter of an NVPTX register holding `t`.
+  static char letter(Type t) {
+    switch (t.getIntOrFloatBitWidth()) {
+    case 1:
+      return 'b';
+    case 16:
+      return 'h';
+    case 32:
+      return t.isF32() ? 'f' : 'r';
+    default:
+      return t.isF64() ? 'd' : 'l';
+    }
+  }
+  /// `v` as a scalar NVPTX inline asm takes: pointers as 64-bit integers,
+  /// halves and vectors as integers of their width.
+  static Value scalar(OpBuilder &b, Location loc, Value v) {
+    Type t = v.getType();
+    if (isa<LLVM::LLVMPointerType>(t))
+      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+    if (t.isF32() || t.isF64() || t.isInteger())
+      return v;
+    unsigned bits = t.isIntOrFloat()
+                        ? t.getIntOrFloatBitWidth()
+                        : cast<VectorType>(t).getNumElements() *
+                              cast<VectorType>(t).getElementTypeBitWidth();
+    return LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+  }
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto text = op->getAttrOfType<StringAttr>("native");
+    if (!text || target.getTriple().starts_with("amdgcn"))
+      return failure();
+    Location loc = op->getLoc();
+    std::string constraints;
+    SmallVector<Type> outTypes, resultTypes;
+    for (Type t : op->getResultTypes()) {
+      Type r = getTypeConverter()->convertType(t);
+      if (!r)
+        return failure();
+      resultTypes.push_back(r);
+      Type s =
+          r.isF32() || r.isF64() || r.isInteger()
+              ? r
+              : rewriter.getIntegerType(
+                    r.isIntOrFloat()
+                        ? r.getIntOrFloatBitWidth()
+                        : cast<VectorType>(r).getNumElements() *
+                              cast<VectorType>(r).getElementTypeBitWidth());
+      outTypes.push_back(s);
+      constraints += (constraints.empty() ? "=" : ",=");
+      constraints += letter(s);
+    }
+    SmallVector<Value> inputs;
+    for (Value v : operands) {
+      Value s = scalar(rewriter, loc, v);
+      inputs.push_back(s);
+      constraints += constraints.empty() ? "" : ",";
+      constraints += letter(s.getType());
+    }
+    Type asmType =
+        outTypes.empty() ? Type(LLVM::LLVMVoidType::get(op->getContext()))
+        : outTypes.size() == 1
+            ? outTypes.front()
+            : LLVM::LLVMStructType::getLiteral(op->getContext(), outTypes);
+    auto call = LLVM::InlineAsmOp::create(
+        rewriter, loc, outTypes.empty() ? TypeRange{} : TypeRange{asmType},
+        inputs, text.getValue(), constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::TailCallKind::None,
+        LLVM::AsmDialectAttr(), ArrayAttr());
+    SmallVector<Value> results;
+    for (auto [i, t] : llvm::enumerate(resultTypes)) {
+      Value r = outTypes.size() == 1
+                    ? call.getResult(0)
+                    : LLVM::ExtractValueOp::create(
+                          rewriter, loc, call.getResult(0),
+                          ArrayRef<int64_t>{static_cast<int64_t>(i)});
+      if (r.getType() != t)
+        r = LLVM::BitcastOp::create(rewriter, loc, t, r);
+      results.push_back(r);
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -3990,8 +4092,8 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
                llvm::DenseMap<Operation *, SmallVector<ReturnPart>>(),
                llvm::StringMap<std::pair<SmallVector<ParamAttr>, size_t>>()});
   const Lowering &l = *keep;
-  patterns.add<ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering>(
-      converter, ctx, target);
+  patterns.add<ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering,
+               NativeInstLowering>(converter, ctx, target);
   patterns.add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>,
                CallLowering, RetLowering>(converter, ctx, l);
   patterns.add<BraLowering, CondBraLowering, BrxIdxLowering, ConstantLowering,
