@@ -585,8 +585,6 @@ std::string unsupportedReason(Operation *op, StringRef target) {
   }
   if (name == "fence" && (has(Flag::proxy) || mods.getSpaces().size()))
     return text;
-  if ((name == "bar.red" || name == "barrier.red") && op->getNumOperands() != 2)
-    return text + " with a thread count";
   if (name == "lop3" &&
       (op->getNumResults() != 1 || op->getNumOperands() != 4 ||
        !matchPattern(op->getOperand(3), m_Constant())))
@@ -3484,74 +3482,6 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
   return one(castTo(b, loc, r, op->getResult(0).getType()));
 }
 
-/// The module's `bar.red` scratch in LDS: [0] the count, [1] a dummy that
-/// the threads other than the first store to, so no branch is needed.
-Value barrierReductionSlots(OpBuilder &b, Operation *op) {
-  constexpr StringLiteral name = "__zluda_bar_red";
-  MLIRContext *ctx = b.getContext();
-  auto module = op->getParentOfType<ModuleOp>();
-  Type type = LLVM::LLVMArrayType::get(b.getI32Type(), 2);
-  Location loc = op->getLoc();
-  if (!SymbolTable::lookupSymbolIn(module, name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto g = LLVM::GlobalOp::create(
-        b, loc, type, false, LLVM::Linkage::Internal, name, Attribute(), 4, 3);
-    b.createBlock(&g.getInitializerRegion());
-    LLVM::ReturnOp::create(b, loc,
-                           LLVM::PoisonOp::create(b, loc, type).getResult());
-  }
-  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
-                                   name);
-}
-
-template <typename OpTy>
-Results lowerBarRed(OpTy op, ValueRange args, ModifiersAttr mods,
-                    ConversionPatternRewriter &b, const Lowering &l) {
-  // Barrier; the first thread zeroes the count; barrier; every thread adds
-  // its predicate (.and: its negation) with an LDS atomic; barrier; all
-  // read the count. The next bar.red zeroes only after its first barrier,
-  // which every thread reaches after its read.
-  Location loc = op.getLoc();
-  Type i32 = b.getI32Type(), i1 = b.getI1Type();
-  Value pred = castTo(b, loc, args.back(), i1);
-  ReduceOp red = *mods.getRedOp();
-  if (red == ReduceOp::and_)
-    pred = LLVM::XOrOp::create(b, loc, pred, constInt(b, loc, i1, 1));
-  Value inc = LLVM::ZExtOp::create(b, loc, i32, pred);
-  Value tid = constInt(b, loc, i32, 0);
-  for (char dim : {'x', 'y', 'z'})
-    tid = LLVM::OrOp::create(
-        b, loc, tid, l.target.getSpecialRegister(b, loc, SReg::tid, dim, i32));
-  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
-                                     constInt(b, loc, i32, 0));
-  Value slots = barrierReductionSlots(b, op);
-  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Type arrayType = LLVM::LLVMArrayType::get(i32, 2);
-  Value index = LLVM::SelectOp::create(b, loc, first, constInt(b, loc, i32, 0),
-                                       constInt(b, loc, i32, 1));
-  Value resetSlot = LLVM::GEPOp::create(b, loc, ptr3, arrayType, slots,
-                                        ArrayRef<LLVM::GEPArg>{0, index});
-  Value count = LLVM::GEPOp::create(b, loc, ptr3, arrayType, slots,
-                                    ArrayRef<LLVM::GEPArg>{0, 0});
-  l.target.createBarrier(b, loc);
-  LLVM::StoreOp::create(b, loc, constInt(b, loc, i32, 0), resetSlot, 4);
-  l.target.createBarrier(b, loc);
-  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, count, inc,
-                            LLVM::AtomicOrdering::monotonic,
-                            l.target.getSyncScope(MemScope::cta));
-  l.target.createBarrier(b, loc);
-  Value total = LLVM::LoadOp::create(b, loc, i32, count, 4);
-  if (red == ReduceOp::popc)
-    return one(castTo(b, loc, total, op->getResult(0).getType()));
-  // .or: some thread's predicate held; .and: no thread's negation held.
-  Value r = LLVM::ICmpOp::create(
-      b, loc,
-      red == ReduceOp::and_ ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
-      total, constInt(b, loc, i32, 0));
-  return one(r);
-}
-
 /// Named barriers with a thread count (`bar.sync a, b`, `bar.arrive a, b`):
 /// the sixteen barriers of a CTA are words in shared memory, the arrivals in
 /// the low 16 bits and the phase in the high 16. A warp arrives as a whole
@@ -3564,9 +3494,33 @@ Results lowerBarRed(OpTy op, ValueRange args, ModifiersAttr mods,
 /// zeroed at the entry of each kernel of the module (zeroNamedBarriers).
 constexpr StringLiteral namedBarrierWords = "__zluda_named_barriers";
 constexpr StringLiteral namedBarrierFunction = "__zluda_named_barrier";
+/// The words: [0, 16) the barriers; [16, 48) two `bar.red` accumulators a
+/// barrier, chosen by the parity of its phase (accumulator(id, phase));
+/// [48] a word the CAS loop zeroes when it does not complete the barrier.
+constexpr int64_t namedBarrierWordCount = 49;
+
+/// The LDS word of `bar.red` with a thread count on barrier `id` in phase
+/// `phase` (both i32; only the phase's parity counts).
+Value namedBarrierAccumulator(OpBuilder &b, Location loc, Value id,
+                              Value phase) {
+  Type i32 = b.getI32Type();
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value index = LLVM::AddOp::create(
+      b, loc, constInt(b, loc, i32, 16),
+      LLVM::AddOp::create(
+          b, loc, LLVM::ShlOp::create(b, loc, id, constInt(b, loc, i32, 1)),
+          LLVM::AndOp::create(b, loc, phase, constInt(b, loc, i32, 1))));
+  return LLVM::GEPOp::create(
+      b, loc, ptr3, LLVM::LLVMArrayType::get(i32, namedBarrierWordCount),
+      LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
+      ArrayRef<LLVM::GEPArg>{0, index});
+}
 
 /// void __zluda_named_barrier(i32 id, i32 count, i1 wait), defined once per
-/// module, with its words.
+/// module, with its words. The warp that completes a phase P also zeroes
+/// the barrier's accumulator of phase P + 1 (`bar.red` with a count adds
+/// into P's before arriving and reads it after: every participant has read
+/// P - 1's, the same word, once all have arrived at P).
 void defineNamedBarrier(OpBuilder &b, ModuleOp module, Location loc,
                         const TargetInfo &target) {
   if (SymbolTable::lookupSymbolIn(module, namedBarrierFunction))
@@ -3575,7 +3529,7 @@ void defineNamedBarrier(OpBuilder &b, ModuleOp module, Location loc,
   MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type(), i1 = b.getI1Type();
   auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
-  Type words = LLVM::LLVMArrayType::get(i32, 16);
+  Type words = LLVM::LLVMArrayType::get(i32, namedBarrierWordCount);
   b.setInsertionPointToStart(module.getBody());
   auto g = LLVM::GlobalOp::create(b, loc, words, false, LLVM::Linkage::Internal,
                                   namedBarrierWords, Attribute(), 4, 3);
@@ -3631,6 +3585,17 @@ void defineNamedBarrier(OpBuilder &b, ModuleOp module, Location loc,
   Value next = LLVM::SelectOp::create(
       b, loc, completes, LLVM::AddOp::create(b, loc, phase, c(0x10000)),
       LLVM::AddOp::create(b, loc, old, c(32)));
+  Value spare = LLVM::GEPOp::create(
+      b, loc, ptr3, words,
+      LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
+      ArrayRef<LLVM::GEPArg>{0,
+                             static_cast<int32_t>(namedBarrierWordCount - 1)});
+  Value nextAccumulator = namedBarrierAccumulator(
+      b, loc, id, LLVM::LShrOp::create(b, loc, next, c(16)));
+  LLVM::StoreOp::create(
+      b, loc, c(0),
+      LLVM::SelectOp::create(b, loc, completes, nextAccumulator, spare), 4,
+      false, false, false, LLVM::AtomicOrdering::monotonic, cta);
   auto swap = LLVM::AtomicCmpXchgOp::create(
       b, loc, word, old, next, LLVM::AtomicOrdering::acq_rel,
       LLVM::AtomicOrdering::monotonic, cta);
@@ -3687,13 +3652,126 @@ void zeroNamedBarriers(ModuleOp module, ArrayRef<StringRef> kernels,
     Location loc = fn.getLoc();
     Value index = LLVM::AndOp::create(b, loc, target.linearThreadIndex(b, loc),
                                       constInt(b, loc, i32, 15));
-    Value word = LLVM::GEPOp::create(
-        b, loc, ptr3, LLVM::LLVMArrayType::get(i32, 16),
-        LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
-        ArrayRef<LLVM::GEPArg>{0, index});
-    LLVM::StoreOp::create(b, loc, constInt(b, loc, i32, 0), word, 4);
+    // The barrier word `index` and its two accumulators' words.
+    for (int64_t base : {0, 16, 32}) {
+      Value word = LLVM::GEPOp::create(
+          b, loc, ptr3, LLVM::LLVMArrayType::get(i32, namedBarrierWordCount),
+          LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
+          ArrayRef<LLVM::GEPArg>{
+              0, LLVM::AddOp::create(b, loc, index, constInt(b, loc, i32, base))
+                     .getResult()});
+      LLVM::StoreOp::create(b, loc, constInt(b, loc, i32, 0), word, 4);
+    }
     target.createBarrier(b, loc);
   }
+}
+
+/// The module's `bar.red` scratch in LDS: [0] the count, [1] a dummy that
+/// the threads other than the first store to, so no branch is needed.
+Value barrierReductionSlots(OpBuilder &b, Operation *op) {
+  constexpr StringLiteral name = "__zluda_bar_red";
+  MLIRContext *ctx = b.getContext();
+  auto module = op->getParentOfType<ModuleOp>();
+  Type type = LLVM::LLVMArrayType::get(b.getI32Type(), 2);
+  Location loc = op->getLoc();
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto g = LLVM::GlobalOp::create(
+        b, loc, type, false, LLVM::Linkage::Internal, name, Attribute(), 4, 3);
+    b.createBlock(&g.getInitializerRegion());
+    LLVM::ReturnOp::create(b, loc,
+                           LLVM::PoisonOp::create(b, loc, type).getResult());
+  }
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
+                                   name);
+}
+
+/// The result of `bar.red` from `total`, the number of threads whose
+/// predicate (for .and: whose negation) held.
+Value barrierReductionResult(OpBuilder &b, Location loc, ReduceOp red,
+                             Value total, Type resultType) {
+  if (red == ReduceOp::popc)
+    return castTo(b, loc, total, resultType);
+  // .or: some thread's predicate held; .and: no thread's negation held.
+  return LLVM::ICmpOp::create(b, loc,
+                              red == ReduceOp::and_ ? LLVM::ICmpPredicate::eq
+                                                    : LLVM::ICmpPredicate::ne,
+                              total, constInt(b, loc, b.getI32Type(), 0));
+}
+
+template <typename OpTy>
+Results lowerBarRed(OpTy op, ValueRange args, ModifiersAttr mods,
+                    ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  ReduceOp red = *mods.getRedOp();
+  Value pred = castTo(b, loc, args.back(), i1);
+  if (red == ReduceOp::and_)
+    pred = LLVM::XOrOp::create(b, loc, pred, constInt(b, loc, i1, 1));
+  Value inc = LLVM::ZExtOp::create(b, loc, i32, pred);
+  if (args.size() == 3) {
+    // With a thread count: on the named barrier `a`. Each thread adds into
+    // the barrier's accumulator of the current phase (read before arriving:
+    // it cannot move before every participant has arrived), then arrives and
+    // waits, then reads the total; the warp that completes the phase zeroes
+    // the next phase's accumulator (defineNamedBarrier).
+    auto module = op->template getParentOfType<ModuleOp>();
+    defineNamedBarrier(b, module, loc, l.target);
+    StringRef cta = l.target.getSyncScope(MemScope::cta);
+    Value id = LLVM::AndOp::create(b, loc, castTo(b, loc, args[0], i32),
+                                   constInt(b, loc, i32, 15));
+    auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+    Value word = LLVM::GEPOp::create(
+        b, loc, ptr3, LLVM::LLVMArrayType::get(i32, namedBarrierWordCount),
+        LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
+        ArrayRef<LLVM::GEPArg>{0, id});
+    Value phase = LLVM::LShrOp::create(
+        b, loc,
+        LLVM::LoadOp::create(b, loc, i32, word, 4, false, false, false, false,
+                             LLVM::AtomicOrdering::monotonic, cta),
+        constInt(b, loc, i32, 16));
+    Value slot = namedBarrierAccumulator(b, loc, id, phase);
+    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, slot, inc,
+                              LLVM::AtomicOrdering::monotonic, cta);
+    LLVM::CallOp::create(
+        b, loc, TypeRange{}, namedBarrierFunction,
+        ValueRange{id, castTo(b, loc, args[1], i32), constInt(b, loc, i1, 1)});
+    Value total =
+        LLVM::LoadOp::create(b, loc, i32, slot, 4, false, false, false, false,
+                             LLVM::AtomicOrdering::monotonic, cta);
+    return one(
+        barrierReductionResult(b, loc, red, total, op->getResult(0).getType()));
+  }
+  // Barrier; the first thread zeroes the count; barrier; every thread adds
+  // its predicate (.and: its negation) with an LDS atomic; barrier; all
+  // read the count. The next bar.red zeroes only after its first barrier,
+  // which every thread reaches after its read.
+  Value tid = constInt(b, loc, i32, 0);
+  for (char dim : {'x', 'y', 'z'})
+    tid = LLVM::OrOp::create(
+        b, loc, tid, l.target.getSpecialRegister(b, loc, SReg::tid, dim, i32));
+  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
+                                     constInt(b, loc, i32, 0));
+  Value slots = barrierReductionSlots(b, op);
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Type arrayType = LLVM::LLVMArrayType::get(i32, 2);
+  Value index = LLVM::SelectOp::create(b, loc, first, constInt(b, loc, i32, 0),
+                                       constInt(b, loc, i32, 1));
+  Value resetSlot = LLVM::GEPOp::create(b, loc, ptr3, arrayType, slots,
+                                        ArrayRef<LLVM::GEPArg>{0, index});
+  Value count = LLVM::GEPOp::create(b, loc, ptr3, arrayType, slots,
+                                    ArrayRef<LLVM::GEPArg>{0, 0});
+  l.target.createBarrier(b, loc);
+  LLVM::StoreOp::create(b, loc, constInt(b, loc, i32, 0), resetSlot, 4);
+  l.target.createBarrier(b, loc);
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, count, inc,
+                            LLVM::AtomicOrdering::monotonic,
+                            l.target.getSyncScope(MemScope::cta));
+  l.target.createBarrier(b, loc);
+  Value total = LLVM::LoadOp::create(b, loc, i32, count, 4);
+  return one(
+      barrierReductionResult(b, loc, red, total, op->getResult(0).getType()));
 }
 
 /// `bar.sync a` / `barrier.sync a` (the whole CTA), or with a thread count

@@ -340,6 +340,24 @@ SWEEPS = {
                 "  bar.red.and.pred %p5, 0, !%p3;\n"
                 "  selp.u32 %r10, 1, 0, %p4;\n  selp.u32 %r12, 2, 0, %p5;\n"
                 "  or.b32 %r10, %r10, %r12;"),
+    # bar.red with a thread count: each half of the block (128 threads)
+    # reduces a predicate of a on its own named barrier (1 or 2), four
+    # rounds in a row (popc, or, popc of the negation, and: the phase's
+    # accumulators alternate and are reset by the round that completes).
+    "bar_red_count": ("  and.b32 %r11, %r6, 7;\n  setp.eq.u32 %p3, %r11, 0;\n"
+                      "  setp.lt.u32 %p2, %r4, 128;\n  @!%p2 bra RSECOND;\n"
+                      "  bar.red.popc.u32 %r9, 1, 128, %p3;\n"
+                      "  bar.red.or.pred %p4, 1, 128, %p3;\n"
+                      "  bar.red.popc.u32 %r12, 1, 128, !%p3;\n"
+                      "  bar.red.and.pred %p5, 1, 128, %p3;\n  bra.uni RJOIN;\n"
+                      "RSECOND:\n  mov.u32 %r13, 2;\n  mov.u32 %r14, 128;\n"
+                      "  bar.red.popc.u32 %r9, %r13, %r14, %p3;\n"
+                      "  barrier.red.or.pred %p4, 2, 128, %p3;\n"
+                      "  bar.red.popc.u32 %r12, 2, 128, !%p3;\n"
+                      "  barrier.red.and.pred %p5, %r13, 128, %p3;\n"
+                      "RJOIN:\n  shl.b32 %r12, %r12, 16;\n  or.b32 %r9, %r9, %r12;\n"
+                      "  selp.u32 %r10, 1, 0, %p4;\n  selp.u32 %r13, 2, 0, %p5;\n"
+                      "  or.b32 %r10, %r10, %r13;"),
     # Named barriers with thread counts (256 threads a block): warps 0-3
     # produce (a, then b, into shared words) and arrive on barrier 1; warps
     # 4-7 wait on it, read, and arrive on barrier 4, which the producers
