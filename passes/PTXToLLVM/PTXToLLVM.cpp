@@ -549,9 +549,11 @@ std::string unsupportedReason(Operation *op, StringRef target) {
     if ((t == TypeKind::e4m3x2 || t == TypeKind::e5m2x2) && name == "cvt" &&
         isFp8Convert(mods))
       continue;
-    // Packed 16-bit integers (sm_90): min and max, elementwise.
+    // Packed 16-bit integers (sm_90): add (CUDA's __vadd2 and friends
+    // compile to it), min and max, elementwise.
     bool packedInt = t == TypeKind::u16x2 || t == TypeKind::s16x2;
-    if (packedInt && (name == "min" || name == "max"))
+    if (packedInt && (name == "min" || name == "max" || name == "add") &&
+        !hasFlag(mods, Flag::sat))
       continue;
     if (packedInt)
       return text;

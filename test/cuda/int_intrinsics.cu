@@ -3,7 +3,8 @@
 //     __funnelshift_l / _r / _lc / _rc
 //   * multiply: __umulhi __mulhi __umul64hi __mul64hi __mul24 __umul24, unsigned __int128
 //   * __sad __usad, __hadd __rhadd __uhadd, __dp4a / __dp2a_lo / __dp2a_hi (sm_61+)
-//   * SIMD-in-a-word: __vadd4 __vabsdiffu4 __vmaxs2 __vcmpgtu4
+//   * SIMD-in-a-word: __vadd4 __vabsdiffu4 __vmaxs2 __vcmpgtu4 __vadd2 __vaddss2
+//     (add.u16x2/.s16x2 on sm_90)
 //   * division / remainder: s32, u32, s64, u64 by runtime and by constant divisors
 //   * inline PTX: %laneid, %warpid-free lane math, bfe/bfi, prmt, lop3, clock64()
 #include <cstdint>
@@ -16,7 +17,7 @@ enum {
   I_BREV, I_BREVLL_HI, I_POPC, I_POPCLL, I_CLZ, I_CLZLL, I_FFS, I_FFSLL, I_PERM, I_FSHL, I_FSHR,
   I_FSHLC, I_FSHRC, I_UMULHI, I_MULHI, I_UMUL64HI_LO, I_MUL64HI_LO, I_MUL24, I_UMUL24, I_SAD,
   I_USAD, I_HADD, I_RHADD, I_UHADD, I_DP4A, I_DP2ALO, I_DP2AHI, I_VADD4, I_VABSDIFF, I_VMAXS2,
-  I_VCMPGT, I_DIV32, I_REM32, I_UDIV32, I_UREM32, I_DIV64_LO, I_REM64_LO, I_UDIV64_LO,
+  I_VCMPGT, I_VADD2, I_VADDSS2, I_DIV32, I_REM32, I_UDIV32, I_UREM32, I_DIV64_LO, I_REM64_LO, I_UDIV64_LO,
   I_UREM64_LO, I_DIVC, I_REMC, I_U128_HI, I_LANE, I_BFE, I_BFI, I_PRMT, I_LOP3, I_CLOCK,
   NI
 };
@@ -65,6 +66,8 @@ __global__ void int_kernel(const unsigned* a, const unsigned* b, int* out, int n
   o[I_VABSDIFF] = (int)__vabsdiffu4(x, y);
   o[I_VMAXS2] = (int)__vmaxs2(x, y);
   o[I_VCMPGT] = (int)__vcmpgtu4(x, y);
+  o[I_VADD2] = (int)__vadd2(x, y);
+  o[I_VADDSS2] = (int)__vaddss2(x, y);
   o[I_DIV32] = sx / sy;
   o[I_REM32] = sx % sy;
   o[I_UDIV32] = (int)(x / (y | 1u));
@@ -172,12 +175,16 @@ int main() {
         d |= (xa > yb ? xa - yb : yb - xa) << (8 * k);
         c |= (xa > yb ? 0xffu : 0u) << (8 * k);
       }
-      unsigned m = 0;
+      unsigned m = 0, h = 0, hs = 0;
       for (int k = 0; k < 2; ++k) {
         short xs = (short)(x >> (16 * k)), ys = (short)(y >> (16 * k));
         m |= (unsigned)(unsigned short)std::max(xs, ys) << (16 * k);
+        h |= (unsigned)(unsigned short)(xs + ys) << (16 * k);
+        int sum = std::min(32767, std::max(-32768, xs + ys));
+        hs |= (unsigned)(unsigned short)sum << (16 * k);
       }
-      CI(I_VADD4, r); CI(I_VABSDIFF, d); CI(I_VMAXS2, m); CI(I_VCMPGT, c); }
+      CI(I_VADD4, r); CI(I_VABSDIFF, d); CI(I_VMAXS2, m); CI(I_VCMPGT, c);
+      CI(I_VADD2, h); CI(I_VADDSS2, hs); }
     CI(I_DIV32, sx / sy); CI(I_REM32, sx % sy);
     CI(I_UDIV32, x / (y | 1u)); CI(I_UREM32, x % (y | 1u));
     CI(I_DIV64_LO, (unsigned)(SX / SY)); CI(I_REM64_LO, (unsigned)(SX % SY));

@@ -107,7 +107,7 @@ SWEEPS = {
     "min_s32": i("min.s32"), "max_s32": i("max.s32"),
     "min_u32": i("min.u32"), "max_u32": i("max.u32"),
     # Packed 16-bit integers (sm_90; __vmaxs2 and friends).
-    **{f"{o}_{t}": i(f"{o}.{t}") for o in ["min", "max"] for t in ["s16x2", "u16x2"]},
+    **{f"{o}_{t}": i(f"{o}.{t}") for o in ["min", "max", "add"] for t in ["s16x2", "u16x2"]},
     "abs_s32": i1("abs.s32"), "neg_s32": i1("neg.s32"),
     # Logic and shifts.
     "and_b32": i("and.b32"), "or_b32": i("or.b32"), "xor_b32": i("xor.b32"),
