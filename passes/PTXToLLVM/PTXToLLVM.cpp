@@ -94,6 +94,10 @@ Value constInt(OpBuilder &b, Location loc, Type t, int64_t v) {
 }
 
 Value constFloat(OpBuilder &b, Location loc, Type t, double v) {
+  if (auto vt = dyn_cast<VectorType>(t))
+    return LLVM::ConstantOp::create(
+        b, loc, t,
+        DenseElementsAttr::get(vt, b.getFloatAttr(vt.getElementType(), v)));
   return LLVM::ConstantOp::create(b, loc, t, b.getFloatAttr(t, v));
 }
 

@@ -504,6 +504,8 @@ SWEEPS = {
     # Half precision: packed pairs in .b32 registers, scalars in the low half.
     "add_f16x2": i("add.f16x2"), "sub_rn_f16x2": i("sub.rn.f16x2"),
     "mul_f16x2": i("mul.f16x2"), "fma_rn_f16x2": i3("fma.rn.f16x2"),
+    "add_sat_f16x2": i("add.sat.f16x2"), "mul_sat_f16x2": i("mul.sat.f16x2"),
+    "fma_rn_sat_f16x2": i3("fma.rn.sat.f16x2"), "sub_ftz_sat_f16x2": i("sub.ftz.sat.f16x2"),
     "neg_f16x2": i1("neg.f16x2"), "abs_f16x2": i1("abs.f16x2"),
     "neg_bf16x2": i1("neg.bf16x2"), "abs_bf16x2": i1("abs.bf16x2"),
     "min_f16x2": i("min.f16x2"), "max_f16x2": i("max.f16x2"),
