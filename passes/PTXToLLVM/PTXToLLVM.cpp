@@ -402,8 +402,9 @@ bool symbolInitializerFits(GlobalOp op) {
   return isa<SymbolAddrAttr>(init) && fits(init);
 }
 
-/// The FP8 conversions lowered: to an e4m3x2/e5m2x2 pair from two f32 with
-/// .rn.satfinite, and from a pair to f16x2 with .rn.
+/// The FP8 conversions lowered: to an e4m3x2/e5m2x2 pair from two f32 or
+/// an f16x2 with .rn.satfinite, and from a pair to f16x2 with .rn; each
+/// with or without .relu.
 bool isFp8Convert(ModifiersAttr mods) {
   if (!mods || mods.getTypes().size() != 2 ||
       mods.getRounding() != RoundingMode::rn)
@@ -412,7 +413,7 @@ bool isFp8Convert(ModifiersAttr mods) {
   auto fp8 = [](TypeKind k) {
     return k == TypeKind::e4m3x2 || k == TypeKind::e5m2x2;
   };
-  if (fp8(d) && s == TypeKind::f32)
+  if (fp8(d) && (s == TypeKind::f32 || s == TypeKind::f16x2))
     return hasFlag(mods, Flag::satfinite);
   return d == TypeKind::f16x2 && fp8(s) && !hasFlag(mods, Flag::satfinite);
 }
@@ -580,9 +581,10 @@ std::string unsupportedReason(Operation *op, StringRef target) {
   if (name == "cvt") {
     Type dt = semanticType(op->getContext(), *mods.getType(0)),
          st = semanticType(op->getContext(), *mods.getType(1));
-    // .relu: f16/bf16 (and pairs) from f32.
-    bool reluOk = st.isF32() && (getElementTypeOrSelf(dt).isF16() ||
-                                 getElementTypeOrSelf(dt).isBF16());
+    // .relu: f16/bf16 (and pairs) from f32, and the FP8 pairs' conversions.
+    bool reluOk = (st.isF32() && (getElementTypeOrSelf(dt).isF16() ||
+                                  getElementTypeOrSelf(dt).isBF16())) ||
+                  isFp8Convert(mods);
     if ((has(Flag::relu) && !reluOk) ||
         (has(Flag::satfinite) && !isFp8Convert(mods)) ||
         rnd == RoundingMode::rs || (has(Flag::sat) && isa<VectorType>(dt)) ||
@@ -3084,17 +3086,40 @@ Value fp8ToF16(OpBuilder &b, Location loc, Value code, const Fp8Format &f) {
                                 LLVM::OrOp::create(b, loc, bits, sign));
 }
 
-/// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b (a to the upper byte, b to
-/// the lower) and cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a (each byte to the f16
-/// half in the same place).
+/// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b (a to the upper
+/// byte, b to the lower), the same from one f16x2 (its upper half to the
+/// upper byte; an f16 is exact in f32, so converting through f32 rounds
+/// once), and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a (each byte to the
+/// f16 half in the same place). `.relu`: negative values and -0 give +0,
+/// NaN stays the canonical NaN.
 Value lowerFp8Pair(OpBuilder &b, Location loc, TypeKind dk, TypeKind sk,
-                   ValueRange args) {
-  Type i32 = b.getI32Type();
+                   ValueRange args, bool relu) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
   auto c = [&](int64_t v) { return constInt(b, loc, i32, v); };
   if (dk == TypeKind::e4m3x2 || dk == TypeKind::e5m2x2) {
     const Fp8Format &f = dk == TypeKind::e4m3x2 ? e4m3Format : e5m2Format;
-    Value hi = f32ToFp8(b, loc, castTo(b, loc, args[0], b.getF32Type()), f);
-    Value lo = f32ToFp8(b, loc, castTo(b, loc, args[1], b.getF32Type()), f);
+    Value a, bv;
+    if (sk == TypeKind::f16x2) {
+      Value pair = castTo(b, loc, args[0], i32);
+      auto half = [&](Value bits) {
+        return LLVM::FPExtOp::create(
+            b, loc, f32,
+            LLVM::BitcastOp::create(
+                b, loc, b.getF16Type(),
+                LLVM::TruncOp::create(b, loc, b.getIntegerType(16), bits)));
+      };
+      a = half(LLVM::LShrOp::create(b, loc, pair, c(16)));
+      bv = half(pair);
+    } else {
+      a = castTo(b, loc, args[0], f32);
+      bv = castTo(b, loc, args[1], f32);
+    }
+    if (relu) {
+      a = floatRelu(b, loc, a);
+      bv = floatRelu(b, loc, bv);
+    }
+    Value hi = f32ToFp8(b, loc, a, f);
+    Value lo = f32ToFp8(b, loc, bv, f);
     Value pair =
         LLVM::OrOp::create(b, loc, LLVM::ShlOp::create(b, loc, hi, c(8)), lo);
     return LLVM::TruncOp::create(b, loc, b.getIntegerType(16), pair);
@@ -3102,8 +3127,24 @@ Value lowerFp8Pair(OpBuilder &b, Location loc, TypeKind dk, TypeKind sk,
   const Fp8Format &f = sk == TypeKind::e4m3x2 ? e4m3Format : e5m2Format;
   Value pair = LLVM::ZExtOp::create(
       b, loc, i32, castTo(b, loc, args[0], b.getIntegerType(16)));
-  Value lo = fp8ToF16(b, loc, LLVM::AndOp::create(b, loc, pair, c(0xff)), f);
-  Value hi = fp8ToF16(b, loc, LLVM::LShrOp::create(b, loc, pair, c(8)), f);
+  auto code = [&](Value byte) -> Value {
+    if (!relu)
+      return byte;
+    // A negative code (sign bit, not NaN) is +0. The largest magnitude
+    // that is a number: e5m2's infinity, e4m3's largest finite value.
+    int64_t lastNumber = f.mantBits == 2 ? f.maxCode + 1 : f.maxCode;
+    Value negative = LLVM::AndOp::create(
+        b, loc,
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, byte, c(0x80)),
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ule,
+                             LLVM::AndOp::create(b, loc, byte, c(0x7f)),
+                             c(lastNumber)));
+    return LLVM::SelectOp::create(b, loc, negative, c(0), byte);
+  };
+  Value lo =
+      fp8ToF16(b, loc, code(LLVM::AndOp::create(b, loc, pair, c(0xff))), f);
+  Value hi =
+      fp8ToF16(b, loc, code(LLVM::LShrOp::create(b, loc, pair, c(8))), f);
   return LLVM::OrOp::create(b, loc, LLVM::ShlOp::create(b, loc, hi, c(16)), lo);
 }
 
@@ -3117,8 +3158,9 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
   bool ftz = hasFlag(mods, Flag::ftz);
   if (sk == TypeKind::e4m3x2 || sk == TypeKind::e5m2x2 ||
       dk == TypeKind::e4m3x2 || dk == TypeKind::e5m2x2)
-    return one(castTo(b, loc, lowerFp8Pair(b, loc, dk, sk, args),
-                      op->getResult(0).getType()));
+    return one(castTo(
+        b, loc, lowerFp8Pair(b, loc, dk, sk, args, hasFlag(mods, Flag::relu)),
+        op->getResult(0).getType()));
   if (auto vt = dyn_cast<VectorType>(dt)) {
     // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower.
     Type et = vt.getElementType();

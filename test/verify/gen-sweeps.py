@@ -536,6 +536,15 @@ SWEEPS = {
        for t in ["e4m3x2", "e5m2x2"]},
     **{f"cvt_rn_f16x2_{t}": (f"  cvt.u16.u32 %rs1, %r6;\n  cvt.rn.f16x2.{t} %r9, %rs1;")
        for t in ["e4m3x2", "e5m2x2"]},
+    # ... with .relu, and pairs from one f16x2 (a: every pair of halves).
+    **{f"cvt_rn_satfinite_relu_{t}_f32": (f"  cvt.rn.satfinite.relu.{t}.f32 %rs1, %f1, %f2;\n"
+                                           "  cvt.u32.u16 %r9, %rs1;")
+       for t in ["e4m3x2", "e5m2x2"]},
+    **{f"cvt_rn_relu_f16x2_{t}": (f"  cvt.u16.u32 %rs1, %r6;\n  cvt.rn.relu.f16x2.{t} %r9, %rs1;")
+       for t in ["e4m3x2", "e5m2x2"]},
+    **{f"cvt_rn_satfinite{r}_{t}_f16x2": (f"  cvt.rn.satfinite{r.replace('_', '.')}.{t}.f16x2 %rs1, %r6;\n"
+                                          "  cvt.u32.u16 %r9, %rs1;")
+       for t in ["e4m3x2", "e5m2x2"] for r in ["", "_relu"]},
     # Directed rounding (.rz/.rm/.rp), built from round-to-nearest
     # operations by the lowering. f64 operands are {a hi, b lo} and
     # {b hi, c lo}; 64-bit integers {a hi, b lo}.
