@@ -610,7 +610,9 @@ std::string unsupportedReason(Operation *op, StringRef target) {
     if (mods.getRedOp() && *mods.getRedOp() != ReduceOp::add)
       return text;
   }
-  if ((name == "atom" || name == "red") && mods.getVec())
+  // Vector atomics (sm_90, .global): adds only (f32, halves, packed halves).
+  if ((name == "atom" || name == "red") && mods.getVec() &&
+      mods.getRedOp() != ReduceOp::add)
     return text;
   if (name == "cp.async") {
     // The size must be a constant; the `ignore-src` predicate form is not
@@ -3474,6 +3476,25 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
   StringRef scope =
       l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu));
   ReduceOp redOp = *mods.getRedOp();
+  if (unsigned n = mods.getVec(); n > 1) {
+    // atom/red.global.add.v2/.v4/.v8: each element is an atomic add of its
+    // own (the PTX ISA makes each element atomic, not the vector).
+    using B = LLVM::AtomicBinOp;
+    B bin = isFloatType(kind) ? B::fadd : B::add;
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < n; ++i) {
+      Value p = ptr;
+      if (i)
+        p = LLVM::GEPOp::create(
+            b, loc, ptr.getType(), t, ptr,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      Value r = LLVM::AtomicRMWOp::create(
+          b, loc, bin, p, castTo(b, loc, args[1 + i], t), ord, scope);
+      if (op->getNumResults())
+        results.push_back(castTo(b, loc, r, op->getResult(i).getType()));
+    }
+    return results;
+  }
   Value val = castTo(b, loc, args[1], t);
   Value r;
   if (redOp == ReduceOp::cas) {
