@@ -328,6 +328,9 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "madc",
                                         "trap",
                                         "isspacep",
+                                        "alloca",
+                                        "stacksave",
+                                        "stackrestore",
                                         "bfind",
                                         "lop3",
                                         "sad",
@@ -4029,6 +4032,50 @@ void defineConstAddressTest(ModuleOp module, const TargetInfo &target) {
   LLVM::ReturnOp::create(b, loc, inside);
 }
 
+/// alloca.{u32,u64} d, size{, align}: `size` bytes of the thread's stack,
+/// LLVM's dynamic alloca in the local address space, aligned to `align` (a
+/// constant, at least the default 8); d is the .local address, which
+/// cvta.local makes generic.
+template <typename OpTy>
+Results lowerAlloca(OpTy op, ValueRange args, ModifiersAttr,
+                    ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  uint64_t align = 8;
+  APInt requested;
+  if (args.size() > 1 && matchPattern(args[1], m_ConstantInt(&requested)))
+    align = std::max<uint64_t>(align, requested.getZExtValue());
+  auto ptr = LLVM::LLVMPointerType::get(
+      op.getContext(), l.target.getAddressSpace(StateSpace::local));
+  Value size = castTo(b, loc, args[0], b.getI64Type());
+  Value p = LLVM::AllocaOp::create(b, loc, ptr, b.getI8Type(), size,
+                                   static_cast<unsigned>(align));
+  Type resultType = op->getResult(0).getType();
+  return one(LLVM::PtrToIntOp::create(b, loc, resultType, p));
+}
+
+/// stacksave.{u32,u64} d / stackrestore.{u32,u64} a: the thread's stack
+/// pointer (a .local address) before dynamic allocations, and back.
+template <typename OpTy>
+Results lowerStackSave(OpTy op, ValueRange, ModifiersAttr,
+                       ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(
+      op.getContext(), l.target.getAddressSpace(StateSpace::local));
+  Value sp = LLVM::StackSaveOp::create(b, loc, ptr);
+  return one(LLVM::PtrToIntOp::create(b, loc, op->getResult(0).getType(), sp));
+}
+
+template <typename OpTy>
+Results lowerStackRestore(OpTy op, ValueRange args, ModifiersAttr,
+                          ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(
+      op.getContext(), l.target.getAddressSpace(StateSpace::local));
+  LLVM::StackRestoreOp::create(b, loc,
+                               LLVM::IntToPtrOp::create(b, loc, ptr, args[0]));
+  return SmallVector<Value>{};
+}
+
 template <typename OpTy>
 Results lowerTrap(OpTy op, ValueRange, ModifiersAttr,
                   ConversionPatternRewriter &b, const Lowering &) {
@@ -4308,6 +4355,10 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<ReduxOp>(patterns, converter, l, lowerRedux<ReduxOp>);
   addInst<MatchOp>(patterns, converter, l, lowerMatch<MatchOp>);
   addInst<TrapOp>(patterns, converter, l, lowerTrap<TrapOp>);
+  addInst<AllocaOp>(patterns, converter, l, lowerAlloca<AllocaOp>);
+  addInst<StacksaveOp>(patterns, converter, l, lowerStackSave<StacksaveOp>);
+  addInst<StackrestoreOp>(patterns, converter, l,
+                          lowerStackRestore<StackrestoreOp>);
   addInst<IsspacepOp>(patterns, converter, l, lowerIsspacep<IsspacepOp>);
   addInst<ActivemaskOp>(patterns, converter, l, lowerActivemask<ActivemaskOp>);
   addInst<SetOp>(patterns, converter, l, lowerSet<SetOp>);

@@ -301,6 +301,20 @@ SWEEPS = {
                        "  setp.eq.u32 %p2, %r12, 1;\n  selp.b64 %rd14, %rd1, %rd12, %p2;\n"
                        "  setp.eq.u32 %p3, %r12, 2;\n  selp.b64 %rd14, %rd15, %rd14, %p3;\n"
                        "  isspacep.const %p4, %rd14;\n  selp.u32 %r9, 1, 0, %p4;\n  }"),
+    # Dynamic stack allocation: (a & 15) + 2 words, b and c stored at the
+    # two ends, read back through a generic pointer at an index of a; then
+    # the stack restored and a second allocation read.
+    "alloca_stack": ("  {\n  stacksave.u64 %rd15;\n  and.b32 %r11, %r6, 15;\n"
+                     "  add.u32 %r11, %r11, 2;\n  mul.wide.u32 %rd12, %r11, 4;\n"
+                     "  alloca.u64 %rd13, %rd12, 16;\n  cvta.local.u64 %rd13, %rd13;\n"
+                     "  st.u32 [%rd13], %r7;\n  add.s64 %rd14, %rd13, %rd12;\n"
+                     "  st.u32 [%rd14+-4], %r8;\n  shr.u32 %r12, %r6, 8;\n"
+                     "  rem.u32 %r12, %r12, %r11;\n  setp.eq.u32 %p2, %r12, 0;\n"
+                     "  sub.u32 %r13, %r11, 1;\n  selp.u32 %r12, 0, %r13, %p2;\n"
+                     "  mul.wide.u32 %rd12, %r12, 4;\n  add.s64 %rd14, %rd13, %rd12;\n"
+                     "  ld.u32 %r9, [%rd14];\n  stackrestore.u64 %rd15;\n"
+                     "  alloca.u64 %rd13, 8;\n  cvta.local.u64 %rd13, %rd13;\n"
+                     "  st.u32 [%rd13+4], %r6;\n  ld.u32 %r10, [%rd13+4];\n  }"),
     # isspacep on the generic address of a .local variable (cvta.local).
     "isspacep_local": ("  {\n  .local .align 4 .u32 lv[2];\n"
                        "  st.local.u32 [lv], %r6;\n"
