@@ -4044,24 +4044,27 @@ Results lowerAlloca(OpTy op, ValueRange args, ModifiersAttr,
   APInt requested;
   if (args.size() > 1 && matchPattern(args[1], m_ConstantInt(&requested)))
     align = std::max<uint64_t>(align, requested.getZExtValue());
-  auto ptr = LLVM::LLVMPointerType::get(
-      op.getContext(), l.target.getAddressSpace(StateSpace::local));
   Value size = castTo(b, loc, args[0], b.getI64Type());
-  Value p = LLVM::AllocaOp::create(b, loc, ptr, b.getI8Type(), size,
-                                   static_cast<unsigned>(align));
+  Value p = createStackSlot(b, loc, l.target, b.getI8Type(), size,
+                            static_cast<unsigned>(align));
   Type resultType = op->getResult(0).getType();
   return one(LLVM::PtrToIntOp::create(b, loc, resultType, p));
 }
 
 /// stacksave.{u32,u64} d / stackrestore.{u32,u64} a: the thread's stack
-/// pointer (a .local address) before dynamic allocations, and back.
+/// pointer (a .local address) before dynamic allocations, and back; in the
+/// target's alloca address space, as createStackSlot's allocations.
 template <typename OpTy>
 Results lowerStackSave(OpTy op, ValueRange, ModifiersAttr,
                        ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op.getLoc();
-  auto ptr = LLVM::LLVMPointerType::get(
-      op.getContext(), l.target.getAddressSpace(StateSpace::local));
-  Value sp = LLVM::StackSaveOp::create(b, loc, ptr);
+  MLIRContext *ctx = op.getContext();
+  unsigned as = l.target.getAllocaAddressSpace();
+  Value sp =
+      LLVM::StackSaveOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, as));
+  if (as != 5)
+    sp = LLVM::AddrSpaceCastOp::create(b, loc,
+                                       LLVM::LLVMPointerType::get(ctx, 5), sp);
   return one(LLVM::PtrToIntOp::create(b, loc, op->getResult(0).getType(), sp));
 }
 
@@ -4069,10 +4072,14 @@ template <typename OpTy>
 Results lowerStackRestore(OpTy op, ValueRange args, ModifiersAttr,
                           ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op.getLoc();
-  auto ptr = LLVM::LLVMPointerType::get(
-      op.getContext(), l.target.getAddressSpace(StateSpace::local));
-  LLVM::StackRestoreOp::create(b, loc,
-                               LLVM::IntToPtrOp::create(b, loc, ptr, args[0]));
+  MLIRContext *ctx = op.getContext();
+  unsigned as = l.target.getAllocaAddressSpace();
+  Value sp = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 5), args[0]);
+  if (as != 5)
+    sp = LLVM::AddrSpaceCastOp::create(b, loc,
+                                       LLVM::LLVMPointerType::get(ctx, as), sp);
+  LLVM::StackRestoreOp::create(b, loc, sp);
   return SmallVector<Value>{};
 }
 
