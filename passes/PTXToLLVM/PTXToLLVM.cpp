@@ -101,17 +101,25 @@ Value constFloat(OpBuilder &b, Location loc, Type t, double v) {
   return LLVM::ConstantOp::create(b, loc, t, b.getFloatAttr(t, v));
 }
 
-/// `.ftz` on f32: subnormal inputs and results become zero of the same sign.
+/// The smallest normal magnitude of the types `.ftz` applies to (f32 and
+/// f16, scalars or pairs); 0 for the others.
+double ftzMinNormal(Type t) {
+  Type e = getElementTypeOrSelf(t);
+  return e.isF32() ? 0x1p-126 : e.isF16() ? 0x1p-14 : 0.0;
+}
+
+/// `.ftz` on f32 and f16 (scalars or pairs): subnormal inputs and results
+/// become zero of the same sign.
 Value flushDenormal(OpBuilder &b, Location loc, Value v) {
-  if (!v.getType().isF32())
+  Type t = v.getType();
+  double minNormal = ftzMinNormal(t);
+  if (minNormal == 0.0)
     return v;
-  Type f32 = v.getType();
   Value absV = LLVM::FAbsOp::create(b, loc, v);
-  Value tiny = constFloat(b, loc, f32, 1.17549435e-38); // FLT_MIN
+  Value tiny = constFloat(b, loc, t, minNormal);
   Value isSub =
       LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, absV, tiny);
-  Value zero =
-      LLVM::CopySignOp::create(b, loc, constFloat(b, loc, f32, 0.0), v);
+  Value zero = LLVM::CopySignOp::create(b, loc, constFloat(b, loc, t, 0.0), v);
   return LLVM::SelectOp::create(b, loc, isSub, zero, v);
 }
 
@@ -1694,14 +1702,19 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       return op->emitError("unsupported: float ") << name;
     if (sat)
       r = saturate(b, loc, r);
-    if (ftz && t.isF32() && (name == "mul" || name == "fma" || name == "mad")) {
+    if (ftz && ftzMinNormal(t) != 0.0 &&
+        (name == "mul" || name == "fma" || name == "mad")) {
       // NVIDIA detects tininess after rounding to 24 bits with an unbounded
       // exponent: FLT_MIN * 0.99999994 = FLT_MIN - 2^-150 is such a number
       // and gives 0 with .ftz though IEEE rounding makes it FLT_MIN
       // (measured); anything at or above the midpoint FLT_MIN - 2^-151
-      // rounds to FLT_MIN and stays. The product is exact in f64, the fma
+      // rounds to FLT_MIN and stays. f16 the same with 11 bits: the
+      // midpoint 2^-14 - 2^-26. The product is exact in f64, the fma
       // rounded once to double precision.
+      bool half = getElementTypeOrSelf(t).isF16();
       Type f64 = b.getF64Type();
+      if (auto vt = dyn_cast<VectorType>(t))
+        f64 = VectorType::get(vt.getShape(), f64);
       Value x = LLVM::FPExtOp::create(b, loc, f64, in[0]);
       Value y = LLVM::FPExtOp::create(b, loc, f64, in[1]);
       Value exact =
@@ -1710,9 +1723,9 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
               : Value(LLVM::FMAOp::create(
                     b, loc, x, y, LLVM::FPExtOp::create(b, loc, f64, in[2])));
       Value mag = LLVM::FAbsOp::create(b, loc, exact);
-      Value tiny =
-          LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, mag,
-                               constFloat(b, loc, f64, 0x1.ffffffp-127));
+      Value tiny = LLVM::FCmpOp::create(
+          b, loc, LLVM::FCmpPredicate::olt, mag,
+          constFloat(b, loc, f64, half ? 0x1.ffep-15 : 0x1.ffffffp-127));
       Value zero =
           LLVM::CopySignOp::create(b, loc, constFloat(b, loc, t, 0.0), r);
       r = LLVM::SelectOp::create(b, loc, tiny, zero, r);
@@ -3220,7 +3233,9 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
     return one(castTo(b, loc, r, op->getResult(0).getType()));
   }
   Value x = castTo(b, loc, args[0], st, isSignedIntType(sk));
-  if (isFloatType(sk) && ftz)
+  // cvt's .ftz flushes f32 sources and results only: an f16 subnormal
+  // converts to its f32 value (measured over all f16 inputs on the H200).
+  if (st.isF32() && ftz)
     x = flushDenormal(b, loc, x);
   Value r;
   std::optional<RoundingMode> rnd = mods.getRounding();
@@ -3241,7 +3256,7 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
       r = LLVM::FCeilOp::create(b, loc, x);
     else
       r = x;
-    if (ftz)
+    if (ftz && dt.isF32())
       r = flushDenormal(b, loc, r);
   } else if (isFloatType(sk)) {
     // Float to integer rounds as asked and saturates; NaN gives 0.

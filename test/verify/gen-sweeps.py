@@ -528,6 +528,19 @@ SWEEPS = {
     "mul_f16x2": i("mul.f16x2"), "fma_rn_f16x2": i3("fma.rn.f16x2"),
     "add_sat_f16x2": i("add.sat.f16x2"), "mul_sat_f16x2": i("mul.sat.f16x2"),
     "fma_rn_sat_f16x2": i3("fma.rn.sat.f16x2"), "sub_ftz_sat_f16x2": i("sub.ftz.sat.f16x2"),
+    # .ftz on halves: subnormal inputs and results flushed.
+    "add_ftz_f16x2": i("add.ftz.f16x2"), "mul_ftz_f16x2": i("mul.ftz.f16x2"),
+    "fma_rn_ftz_f16x2": i3("fma.rn.ftz.f16x2"), "min_ftz_f16x2": i("min.ftz.f16x2"),
+    "max_ftz_nan_f16x2": i("max.ftz.NaN.f16x2"),
+    "neg_ftz_f16x2": i1("neg.ftz.f16x2"), "abs_ftz_f16x2": i1("abs.ftz.f16x2"),
+    "set_lt_ftz_u32_f16x2": i("set.lt.ftz.u32.f16x2"),
+    "cvt_ftz_f32_f16": "  cvt.u16.u32 %rs1, %r6;\n  cvt.ftz.f32.f16 %f4, %rs1;\n  mov.b32 %r9, %f4;",
+    "cvt_rn_ftz_f16_f32": "  cvt.rn.ftz.f16.f32 %rs1, %f1;\n  cvt.u32.u16 %r9, %rs1;",
+    "mul_ftz_f16": ("  cvt.u16.u32 %rs1, %r6;\n  cvt.u16.u32 %rs2, %r7;\n"
+                    "  mul.ftz.f16 %rs3, %rs1, %rs2;\n  cvt.u32.u16 %r9, %rs3;"),
+    "fma_rn_ftz_f16": ("  cvt.u16.u32 %rs1, %r6;\n  cvt.u16.u32 %rs2, %r7;\n"
+                       "  cvt.u16.u32 %rs3, %r8;\n  fma.rn.ftz.f16 %rs4, %rs1, %rs2, %rs3;\n"
+                       "  cvt.u32.u16 %r9, %rs4;"),
     "neg_f16x2": i1("neg.f16x2"), "abs_f16x2": i1("abs.f16x2"),
     "neg_bf16x2": i1("neg.bf16x2"), "abs_bf16x2": i1("abs.bf16x2"),
     "min_f16x2": i("min.f16x2"), "max_f16x2": i("max.f16x2"),
