@@ -20,6 +20,9 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -219,6 +222,29 @@ void optimize(llvm::TargetMachine &tm, llvm::Module &module) {
   mpm.run(module, mam);
 }
 
+/// An empty side-effecting inline asm after every `llvm.trap`, so that the
+/// trap never ends its machine block. LLVM 22.1's AMDGPU backend expands a
+/// trap that ends a block without successors on gfx1100-gfx1102 (the
+/// simulated trap: s_trap, then a halt loop) and then skips the blocks laid
+/// out after it, leaving their pseudo-instructions unexpanded: "LLVM ERROR:
+/// Unsupported instruction" (llvm-project#208912, fixed after 22.1). The
+/// asm emits nothing, and is never reached.
+void guardTraps(llvm::Module &module) {
+  llvm::SmallVector<llvm::CallInst *> traps;
+  for (llvm::Function &f : module)
+    for (llvm::Instruction &i : llvm::instructions(f))
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+        if (call->getIntrinsicID() == llvm::Intrinsic::trap)
+          traps.push_back(call);
+  if (traps.empty())
+    return;
+  auto *type = llvm::FunctionType::get(
+      llvm::Type::getVoidTy(module.getContext()), false);
+  auto *nothing = llvm::InlineAsm::get(type, "", "", /*hasSideEffects=*/true);
+  for (llvm::CallInst *call : traps)
+    llvm::CallInst::Create(type, nothing, "", std::next(call->getIterator()));
+}
+
 /// The number of partitions for `module`: one per kernel up to
 /// maxPartitions; a function of the module only.
 unsigned partitionCount(const llvm::Module &module) {
@@ -407,6 +433,8 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
       return std::move(err);
     addControlConstants(*llvmModule, opts.chip, opts.codeObjectVersion);
   }
+  if (!nvptx)
+    guardTraps(*llvmModule);
   clock.mark("optimize");
   if (emit == codegen::Emit::HSACO && !nvptx)
     return emitCodeObject(*tm, *llvmModule, opts, clock);
