@@ -1953,14 +1953,15 @@ LogicalResult FunctionBuilder::writeDest(const ParsedOperand &op, Value v) {
 
 /// The families the AMDGPU lowering leaves out (textures and surfaces,
 /// matrix instructions, barrier objects and bulk copies, multimem), which
-/// NVIDIA's GPUs have natively.
+/// NVIDIA's GPUs have natively, and `pmevent` (nothing on AMDGPU).
 static bool isNativeOnlyFamily(StringRef m) {
   return m == "tex" || m == "tld4" || m == "txq" || m == "suld" ||
          m == "sust" || m == "sured" || m == "suq" || m.starts_with("wmma.") ||
          m == "mma" || m == "mma.sp" || m == "ldmatrix" || m == "stmatrix" ||
          m == "movmatrix" || m.starts_with("mbarrier.") ||
          m.starts_with("cp.async.bulk") || m == "cp.async.mbarrier.arrive" ||
-         m.starts_with("cp.reduce.async.bulk") || m.starts_with("multimem.");
+         m.starts_with("cp.reduce.async.bulk") || m.starts_with("multimem.") ||
+         m == "pmevent";
 }
 
 /// The instruction as written, its operands replaced by LLVM inline-asm

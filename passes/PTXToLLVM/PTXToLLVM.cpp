@@ -335,6 +335,8 @@ const llvm::StringSet<> &supportedInstructions() {
                                         "subc",
                                         "madc",
                                         "trap",
+                                        "brkpt",
+                                        "pmevent",
                                         "isspacep",
                                         "alloca",
                                         "stacksave",
@@ -524,11 +526,12 @@ std::string unsupportedReason(Operation *op, StringRef target) {
   // Modifiers not lowered yet.
   // The extras lowered: membar.gl, and griddepcontrol's mode.
   bool extrasOk =
-      name == "griddepcontrol"
-          ? griddepMode(mods).has_value()
-          : name == "membar" && mods.getExtras() &&
-                mods.getExtras().size() == 1 &&
-                cast<StringAttr>(mods.getExtras()[0]).getValue() == "gl";
+      name == "pmevent" ||
+      (name == "griddepcontrol"
+           ? griddepMode(mods).has_value()
+           : name == "membar" && mods.getExtras() &&
+                 mods.getExtras().size() == 1 &&
+                 cast<StringAttr>(mods.getExtras()[0]).getValue() == "gl");
   bool carryOk = name == "add" || name == "sub" || name == "mad" ||
                  name == "addc" || name == "subc" || name == "madc";
   std::optional<RoundingMode> rnd = mods.getRounding();
@@ -4098,6 +4101,26 @@ Results lowerStackRestore(OpTy op, ValueRange args, ModifiersAttr,
   return SmallVector<Value>{};
 }
 
+/// `brkpt`: a debugger breakpoint, llvm.debugtrap (AMDGPU `s_trap 3`,
+/// which the trap handler ignores when no debugger is attached; NVPTX
+/// `brkpt`).
+template <typename OpTy>
+Results lowerBrkpt(OpTy op, ValueRange, ModifiersAttr,
+                   ConversionPatternRewriter &b, const Lowering &) {
+  LLVM::CallIntrinsicOp::create(
+      b, op.getLoc(), b.getStringAttr("llvm.debugtrap"), ValueRange{});
+  return SmallVector<Value>{};
+}
+
+/// `pmevent`: signals a performance-monitor event to a profiler. AMDGPU has
+/// no such counters for a program to trigger: nothing (as on NVIDIA with no
+/// profiler attached). NVPTX emits NVIDIA's instruction (NativeInstLowering).
+template <typename OpTy>
+Results lowerPmevent(OpTy, ValueRange, ModifiersAttr,
+                     ConversionPatternRewriter &, const Lowering &) {
+  return SmallVector<Value>{};
+}
+
 template <typename OpTy>
 Results lowerTrap(OpTy op, ValueRange, ModifiersAttr,
                   ConversionPatternRewriter &b, const Lowering &) {
@@ -4377,6 +4400,8 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   addInst<ReduxOp>(patterns, converter, l, lowerRedux<ReduxOp>);
   addInst<MatchOp>(patterns, converter, l, lowerMatch<MatchOp>);
   addInst<TrapOp>(patterns, converter, l, lowerTrap<TrapOp>);
+  addInst<BrkptOp>(patterns, converter, l, lowerBrkpt<BrkptOp>);
+  addInst<PmeventOp>(patterns, converter, l, lowerPmevent<PmeventOp>);
   addInst<AllocaOp>(patterns, converter, l, lowerAlloca<AllocaOp>);
   addInst<StacksaveOp>(patterns, converter, l, lowerStackSave<StacksaveOp>);
   addInst<StackrestoreOp>(patterns, converter, l,
