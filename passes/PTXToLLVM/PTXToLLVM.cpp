@@ -957,19 +957,22 @@ struct NativeInstLowering : ConversionPattern {
       return t.isF64() ? 'd' : 'l';
     }
   }
-  /// `v` as a scalar NVPTX inline asm takes: pointers as 64-bit integers,
-  /// halves and vectors as integers of their width.
-  static Value scalar(OpBuilder &b, Location loc, Value v) {
-    Type t = v.getType();
-    if (isa<LLVM::LLVMPointerType>(t))
-      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+  /// The type of the NVPTX register inline asm holds a `t` in: f32, f64
+  /// and integers as they are, pointers as i64, halves and vectors as
+  /// integers of their width.
+  static Type registerType(OpBuilder &b, Type t) {
     if (t.isF32() || t.isF64() || t.isInteger())
+      return t;
+    return b.getIntegerType(bitWidth(t));
+  }
+  /// `v` in its registerType.
+  static Value scalar(OpBuilder &b, Location loc, Value v) {
+    Type t = v.getType(), r = registerType(b, t);
+    if (r == t)
       return v;
-    unsigned bits = t.isIntOrFloat()
-                        ? t.getIntOrFloatBitWidth()
-                        : cast<VectorType>(t).getNumElements() *
-                              cast<VectorType>(t).getElementTypeBitWidth();
-    return LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+    if (isa<LLVM::LLVMPointerType>(t))
+      return LLVM::PtrToIntOp::create(b, loc, r, v);
+    return LLVM::BitcastOp::create(b, loc, r, v);
   }
 
   LogicalResult
@@ -986,14 +989,7 @@ struct NativeInstLowering : ConversionPattern {
       if (!r)
         return failure();
       resultTypes.push_back(r);
-      Type s =
-          r.isF32() || r.isF64() || r.isInteger()
-              ? r
-              : rewriter.getIntegerType(
-                    r.isIntOrFloat()
-                        ? r.getIntOrFloatBitWidth()
-                        : cast<VectorType>(r).getNumElements() *
-                              cast<VectorType>(r).getElementTypeBitWidth());
+      Type s = registerType(rewriter, r);
       outTypes.push_back(s);
       constraints += (constraints.empty() ? "=" : ",=");
       constraints += letter(s);
@@ -1005,14 +1001,15 @@ struct NativeInstLowering : ConversionPattern {
       constraints += constraints.empty() ? "" : ",";
       constraints += letter(s.getType());
     }
-    Type asmType =
-        outTypes.empty() ? Type(LLVM::LLVMVoidType::get(op->getContext()))
-        : outTypes.size() == 1
-            ? outTypes.front()
-            : LLVM::LLVMStructType::getLiteral(op->getContext(), outTypes);
+    SmallVector<Type, 1> asmType;
+    if (outTypes.size() == 1)
+      asmType.push_back(outTypes.front());
+    else if (!outTypes.empty())
+      asmType.push_back(
+          LLVM::LLVMStructType::getLiteral(op->getContext(), outTypes));
     auto call = LLVM::InlineAsmOp::create(
-        rewriter, loc, outTypes.empty() ? TypeRange{} : TypeRange{asmType},
-        inputs, text.getValue(), constraints, /*has_side_effects=*/true,
+        rewriter, loc, asmType, inputs, text.getValue(), constraints,
+        /*has_side_effects=*/true,
         /*is_align_stack=*/false, LLVM::TailCallKind::None,
         LLVM::AsmDialectAttr(), ArrayAttr());
     SmallVector<Value> results;
