@@ -3586,21 +3586,27 @@ constexpr StringLiteral namedBarrierFunction = "__zluda_named_barrier";
 /// [48] a word the CAS loop zeroes when it does not complete the barrier.
 constexpr int64_t namedBarrierWordCount = 49;
 
+/// The LDS address of word `index` of the named barriers' words.
+Value namedBarrierWord(OpBuilder &b, Location loc, LLVM::GEPArg index) {
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::GEPOp::create(
+      b, loc, ptr3,
+      LLVM::LLVMArrayType::get(b.getI32Type(), namedBarrierWordCount),
+      LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
+      ArrayRef<LLVM::GEPArg>{0, index});
+}
+
 /// The LDS word of `bar.red` with a thread count on barrier `id` in phase
 /// `phase` (both i32; only the phase's parity counts).
 Value namedBarrierAccumulator(OpBuilder &b, Location loc, Value id,
                               Value phase) {
   Type i32 = b.getI32Type();
-  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value index = LLVM::AddOp::create(
       b, loc, constInt(b, loc, i32, 16),
       LLVM::AddOp::create(
           b, loc, LLVM::ShlOp::create(b, loc, id, constInt(b, loc, i32, 1)),
           LLVM::AndOp::create(b, loc, phase, constInt(b, loc, i32, 1))));
-  return LLVM::GEPOp::create(
-      b, loc, ptr3, LLVM::LLVMArrayType::get(i32, namedBarrierWordCount),
-      LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
-      ArrayRef<LLVM::GEPArg>{0, index});
+  return namedBarrierWord(b, loc, index);
 }
 
 /// void __zluda_named_barrier(i32 id, i32 count, i1 wait), defined once per
@@ -3615,7 +3621,6 @@ void defineNamedBarrier(OpBuilder &b, ModuleOp module, Location loc,
   OpBuilder::InsertionGuard guard(b);
   MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type(), i1 = b.getI1Type();
-  auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
   Type words = LLVM::LLVMArrayType::get(i32, namedBarrierWordCount);
   b.setInsertionPointToStart(module.getBody());
   auto g = LLVM::GlobalOp::create(b, loc, words, false, LLVM::Linkage::Internal,
@@ -3649,10 +3654,7 @@ void defineNamedBarrier(OpBuilder &b, ModuleOp module, Location loc,
   target.createWarpBarrier(b, loc, active);
   Value lane = target.getSpecialRegister(b, loc, SReg::laneid, 0, i32);
   Value leader = LLVM::CountTrailingZerosOp::create(b, loc, i32, active, false);
-  Value word = LLVM::GEPOp::create(
-      b, loc, ptr3, words,
-      LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
-      ArrayRef<LLVM::GEPArg>{0, id});
+  Value word = namedBarrierWord(b, loc, id);
   Value first =
       LLVM::LoadOp::create(b, loc, i32, word, 4, false, false, false, false,
                            LLVM::AtomicOrdering::monotonic, cta);
@@ -3672,11 +3674,8 @@ void defineNamedBarrier(OpBuilder &b, ModuleOp module, Location loc,
   Value next = LLVM::SelectOp::create(
       b, loc, completes, LLVM::AddOp::create(b, loc, phase, c(0x10000)),
       LLVM::AddOp::create(b, loc, old, c(32)));
-  Value spare = LLVM::GEPOp::create(
-      b, loc, ptr3, words,
-      LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
-      ArrayRef<LLVM::GEPArg>{0,
-                             static_cast<int32_t>(namedBarrierWordCount - 1)});
+  Value spare =
+      namedBarrierWord(b, loc, static_cast<int32_t>(namedBarrierWordCount - 1));
   Value nextAccumulator = namedBarrierAccumulator(
       b, loc, id, LLVM::LShrOp::create(b, loc, next, c(16)));
   LLVM::StoreOp::create(
@@ -3730,7 +3729,6 @@ void zeroNamedBarriers(ModuleOp module, ArrayRef<StringRef> kernels,
     return;
   OpBuilder b(module.getContext());
   Type i32 = b.getI32Type();
-  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
   for (StringRef name : kernels) {
     auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
     if (!fn || fn.getBody().empty())
@@ -3741,12 +3739,10 @@ void zeroNamedBarriers(ModuleOp module, ArrayRef<StringRef> kernels,
                                       constInt(b, loc, i32, 15));
     // The barrier word `index` and its two accumulators' words.
     for (int64_t base : {0, 16, 32}) {
-      Value word = LLVM::GEPOp::create(
-          b, loc, ptr3, LLVM::LLVMArrayType::get(i32, namedBarrierWordCount),
-          LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
-          ArrayRef<LLVM::GEPArg>{
-              0, LLVM::AddOp::create(b, loc, index, constInt(b, loc, i32, base))
-                     .getResult()});
+      Value word = namedBarrierWord(
+          b, loc,
+          LLVM::AddOp::create(b, loc, index, constInt(b, loc, i32, base))
+              .getResult());
       LLVM::StoreOp::create(b, loc, constInt(b, loc, i32, 0), word, 4);
     }
     target.createBarrier(b, loc);
@@ -3808,11 +3804,7 @@ Results lowerBarRed(OpTy op, ValueRange args, ModifiersAttr mods,
     StringRef cta = l.target.getSyncScope(MemScope::cta);
     Value id = LLVM::AndOp::create(b, loc, castTo(b, loc, args[0], i32),
                                    constInt(b, loc, i32, 15));
-    auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
-    Value word = LLVM::GEPOp::create(
-        b, loc, ptr3, LLVM::LLVMArrayType::get(i32, namedBarrierWordCount),
-        LLVM::AddressOfOp::create(b, loc, ptr3, namedBarrierWords),
-        ArrayRef<LLVM::GEPArg>{0, id});
+    Value word = namedBarrierWord(b, loc, id);
     Value phase = LLVM::LShrOp::create(
         b, loc,
         LLVM::LoadOp::create(b, loc, i32, word, 4, false, false, false, false,
