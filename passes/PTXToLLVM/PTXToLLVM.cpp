@@ -3990,18 +3990,7 @@ Results lowerIsspacep(OpTy op, ValueRange args, ModifiersAttr mods,
   Value ptr = l.pointer(b, loc, args[0], std::nullopt);
   if (*mods.getSpace() != StateSpace::const_)
     return one(l.target.createIsSpace(b, loc, *mods.getSpace(), ptr));
-  auto module = op->template getParentOfType<ModuleOp>();
-  if (!SymbolTable::lookupSymbolIn(module, constAddressTest)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    LLVM::LLVMFuncOp::create(
-        b, loc, constAddressTest,
-        LLVM::LLVMFunctionType::get(b.getI1Type(), {ptr.getType()}),
-        LLVM::Linkage::Internal);
-  }
-  return one(LLVM::CallOp::create(b, loc, TypeRange{b.getI1Type()},
-                                  constAddressTest, ValueRange{ptr})
-                 .getResult());
+  return one(callAddressTest(b, loc, constAddressTest, ptr));
 }
 
 /// Gives `__zluda_is_const_address(p)` its body, once the module's globals

@@ -135,6 +135,12 @@ public:
                                    mlir::Operation *entry) const = 0;
 };
 
+/// A call of the module's internal function `name`(ptr) -> i1, declared on
+/// first use; the lowering gives it its body once the module is lowered
+/// (the address tests of `isspacep.const/.param`).
+mlir::Value callAddressTest(mlir::OpBuilder &b, mlir::Location loc,
+                            llvm::StringRef name, mlir::Value ptr);
+
 /// AMDGPU (wave32 targets: gfx10.1+, gfx11, gfx12); null with `error` set
 /// for an unknown or wave64-only processor.
 std::unique_ptr<TargetInfo> createAMDGPUTargetInfo(llvm::StringRef chip,

@@ -24,6 +24,22 @@ Value TargetInfo::linearThreadIndex(OpBuilder &b, Location loc) const {
                                                   reg(SReg::tid, 'z')))));
 }
 
+Value zluda::ptx::callAddressTest(OpBuilder &b, Location loc, StringRef name,
+                                  Value ptr) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  Type i1 = b.getI1Type();
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    LLVM::LLVMFuncOp::create(b, loc, name,
+                             LLVM::LLVMFunctionType::get(i1, {ptr.getType()}),
+                             LLVM::Linkage::Internal);
+  }
+  return LLVM::CallOp::create(b, loc, TypeRange{i1}, name, ValueRange{ptr})
+      .getResult();
+}
+
 namespace {
 
 class AMDGPUTargetInfo : public TargetInfo {
@@ -349,7 +365,7 @@ public:
           .getResult(0);
     };
     if (space == StateSpace::param)
-      return createIsParam(b, loc, ptr);
+      return callAddressTest(b, loc, paramTest, ptr);
     if (space == StateSpace::shared)
       return test("llvm.amdgcn.is.shared");
     if (space == StateSpace::local)
@@ -368,22 +384,6 @@ public:
   /// at entry (finishModule) and the test reads it there.
   static constexpr StringLiteral paramTest = "__zluda_is_param_address";
   static constexpr StringLiteral kernargBase = "__zluda_kernarg_base";
-
-  Value createIsParam(OpBuilder &b, Location loc, Value ptr) const {
-    auto module =
-        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-    Type i1 = b.getI1Type();
-    if (!SymbolTable::lookupSymbolIn(module, paramTest)) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(module.getBody());
-      LLVM::LLVMFuncOp::create(b, loc, paramTest,
-                               LLVM::LLVMFunctionType::get(i1, {ptr.getType()}),
-                               LLVM::Linkage::Internal);
-    }
-    return LLVM::CallOp::create(b, loc, TypeRange{i1}, paramTest,
-                                ValueRange{ptr})
-        .getResult();
-  }
 
   Value flatAddress(OpBuilder &b, Location loc, StringRef intrinsic) const {
     MLIRContext *ctx = b.getContext();
