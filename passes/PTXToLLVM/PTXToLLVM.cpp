@@ -936,13 +936,11 @@ struct AddrLowering : OpConversionPattern<AddrOp> {
 /// An instruction of a family the AMDGPU lowering leaves out (textures,
 /// surfaces, matrix instructions, barrier objects, bulk copies; the parser's
 /// `native` template) on a target that has it: NVIDIA's own instruction as
-/// inline PTX, its results and operands in registers of their width.
+/// inline PTX, its results and operands in registers of their width. Only
+/// the NVPTX target registers it.
 struct NativeInstLowering : ConversionPattern {
-  NativeInstLowering(const TypeConverter &tc, MLIRContext *ctx,
-                     const TargetInfo &t)
-      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/2, ctx),
-        target(t) {}
-  const TargetInfo &target;
+  NativeInstLowering(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
 
   /// The inline-asm constraint letter of an NVPTX register holding `t`.
   static char letter(Type t) {
@@ -979,7 +977,7 @@ struct NativeInstLowering : ConversionPattern {
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     auto text = op->getAttrOfType<StringAttr>("native");
-    if (!text || target.getTriple().starts_with("amdgcn"))
+    if (!text)
       return failure();
     Location loc = op->getLoc();
     std::string constraints;
@@ -4309,8 +4307,12 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
                llvm::DenseMap<Operation *, SmallVector<ReturnPart>>(),
                llvm::StringMap<std::pair<SmallVector<ParamAttr>, size_t>>()});
   const Lowering &l = *keep;
-  patterns.add<ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering,
-               NativeInstLowering>(converter, ctx, target);
+  patterns.add<ExitLowering, SRegLowering, GlobalLowering, LocalVarLowering>(
+      converter, ctx, target);
+  // NVIDIA's own instructions for the families AMDGPU leaves out; on AMDGPU
+  // they stay unsupported (checkSupported), so the pattern is not tried.
+  if (target.getTriple().starts_with("nvptx"))
+    patterns.add<NativeInstLowering>(converter, ctx);
   patterns.add<FunctionLowering<EntryOp>, FunctionLowering<FuncOp>,
                CallLowering, RetLowering>(converter, ctx, l);
   patterns.add<BraLowering, CondBraLowering, BrxIdxLowering, ConstantLowering,
