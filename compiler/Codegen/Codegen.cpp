@@ -476,8 +476,12 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
   }
   OwningOpRef<ModuleOp> clone = module.clone();
   Artifact artifact;
-  if (opts.keepGoing) {
-    auto removed = ptx::removeUnsupportedKernels(*clone, opts.target);
+  std::string targetError;
+  std::unique_ptr<ptx::TargetInfo> target =
+      ptx::createTargetInfo(opts.target, opts.chip, targetError);
+  // (Without a target the lowering reports why.)
+  if (opts.keepGoing && target) {
+    auto removed = ptx::removeUnsupportedKernels(*clone, *target);
     if (failed(removed))
       return makeError("lowering failed");
     artifact.removedKernels.assign(removed->begin(), removed->end());

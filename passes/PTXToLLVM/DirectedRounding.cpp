@@ -163,18 +163,18 @@ Value zeroSumSign(Emitter &em, Value x, Value y, Value c, Side side,
 
 /// add/sub/mul/fma on f32 through f64, where the product is exact and
 /// TwoSum gives the sum's error exactly: s + e is the true result.
-Value f32ViaDouble(Emitter &em, StringRef op, ValueRange in, Directed mode,
+Value f32ViaDouble(Emitter &em, FloatOp op, ValueRange in, Directed mode,
                    bool ftz) {
   Type f64 = em.b.getF64Type(), f32 = em.b.getF32Type();
   Value x = em.ext(in[0], f64), y = em.ext(in[1], f64);
   Value s, e = em.f(f64, 0.0), addX, addY;
-  if (op == "mul") {
+  if (op == FloatOp::mul) {
     s = em.mul(x, y);
   } else {
-    if (op == "fma" || op == "mad") {
+    if (op == FloatOp::fma || op == FloatOp::mad) {
       x = em.mul(x, y);
       y = em.ext(in[2], f64);
-    } else if (op == "sub") {
+    } else if (op == FloatOp::sub) {
       y = em.neg(y);
     }
     s = em.add(x, y);
@@ -206,13 +206,13 @@ Value f32ViaDouble(Emitter &em, StringRef op, ValueRange in, Directed mode,
 /// from the sign of the residual computed in f64 with one fma, where the
 /// product is exact and the residual, a multiple of 2^-298, cannot round to
 /// zero.
-Value f32ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode,
+Value f32ByResidual(Emitter &em, FloatOp op, ValueRange in, Directed mode,
                     bool ftz) {
   Type f64 = em.b.getF64Type(), f32 = em.b.getF32Type();
   Value c;
   // The side of the true result relative to a value v (f64).
   std::function<Side(Value)> sideOf;
-  if (op == "sqrt") {
+  if (op == FloatOp::sqrt) {
     Value x = em.ext(in[0], f64);
     c = LLVM::SqrtOp::create(em.b, em.loc, in[0]);
     sideOf = [&em, x](Value v) -> Side {
@@ -220,8 +220,8 @@ Value f32ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode,
       return {em.cmp0(Pred::ogt, res), em.cmp0(Pred::olt, res)};
     };
   } else {
-    Value num = op == "rcp" ? em.f(f32, 1.0) : in[0];
-    Value den = op == "rcp" ? in[0] : in[1];
+    Value num = op == FloatOp::rcp ? em.f(f32, 1.0) : in[0];
+    Value den = op == FloatOp::rcp ? in[0] : in[1];
     c = LLVM::FDivOp::create(em.b, em.loc, num, den);
     Value x = em.ext(num, f64), y = em.ext(den, f64);
     sideOf = [&em, x, y](Value v) -> Side {
@@ -252,7 +252,7 @@ Value f32ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode,
 /// and y (by 2^600), a tiny radicand by 2^200 with c by 2^100. A finite
 /// quotient that overflowed lies below the infinity. Zero, infinite and
 /// NaN operands give exact results (no step).
-Value f64ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode) {
+Value f64ByResidual(Emitter &em, FloatOp op, ValueRange in, Directed mode) {
   Type f64 = em.b.getF64Type();
   Value inf = em.f(f64, INFINITY), tinyBound = em.f(f64, 0x1p-900);
   auto finiteNonzero = [&](Value v) {
@@ -261,7 +261,7 @@ Value f64ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode) {
   auto scaled = [&](Value cond, Value v, double by) {
     return em.pick(cond, em.mul(v, em.f(f64, by)), v);
   };
-  if (op == "sqrt") {
+  if (op == FloatOp::sqrt) {
     Value x = in[0];
     Value c = LLVM::SqrtOp::create(em.b, em.loc, x);
     Value tiny = em.cmp(Pred::olt, x, tinyBound);
@@ -272,8 +272,8 @@ Value f64ByResidual(Emitter &em, StringRef op, ValueRange in, Directed mode) {
                  em.all(ok, em.cmp0(Pred::olt, res))};
     return step(em, c, side, mode);
   }
-  Value x = op == "rcp" ? em.f(f64, 1.0) : in[0];
-  Value y = op == "rcp" ? in[0] : in[1];
+  Value x = op == FloatOp::rcp ? em.f(f64, 1.0) : in[0];
+  Value y = op == FloatOp::rcp ? in[0] : in[1];
   Value c = LLVM::FDivOp::create(em.b, em.loc, x, y);
   Value cTiny = em.cmp(Pred::olt, em.abs(c), tinyBound);
   Value xTiny = em.all(em.cmp(Pred::olt, em.abs(x), tinyBound),
@@ -380,9 +380,9 @@ Value f64Fma(Emitter &em, ValueRange in, Directed mode) {
 
 /// add/sub on f64: TwoSum; a finite sum that overflowed lies below the
 /// infinity in magnitude.
-Value f64Sum(Emitter &em, StringRef op, ValueRange in, Directed mode) {
+Value f64Sum(Emitter &em, FloatOp op, ValueRange in, Directed mode) {
   Type f64 = em.b.getF64Type();
-  Value x = in[0], y = op == "sub" ? em.neg(in[1]) : in[1];
+  Value x = in[0], y = op == FloatOp::sub ? em.neg(in[1]) : in[1];
   Value s = em.add(x, y);
   Value e = twoSumError(em, x, y, s);
   Value inf = em.f(f64, INFINITY);
@@ -436,29 +436,32 @@ Value f64Product(Emitter &em, ValueRange in, Directed mode) {
 
 } // namespace
 
-bool zluda::ptx::hasDirectedArith(StringRef op, Type type) {
+bool zluda::ptx::hasDirectedArith(FloatOp op, Type type) {
   if (type.isF32())
-    return op == "add" || op == "sub" || op == "mul" || op == "fma" ||
-           op == "mad" || op == "div" || op == "rcp" || op == "sqrt";
+    return op == FloatOp::add || op == FloatOp::sub || op == FloatOp::mul ||
+           op == FloatOp::fma || op == FloatOp::mad || op == FloatOp::div ||
+           op == FloatOp::rcp || op == FloatOp::sqrt;
   if (type.isF64())
-    return op == "add" || op == "sub" || op == "mul" || op == "div" ||
-           op == "rcp" || op == "sqrt" || op == "fma" || op == "mad";
+    return op == FloatOp::add || op == FloatOp::sub || op == FloatOp::mul ||
+           op == FloatOp::div || op == FloatOp::rcp || op == FloatOp::sqrt ||
+           op == FloatOp::fma || op == FloatOp::mad;
   return false;
 }
 
-Value zluda::ptx::directedArith(OpBuilder &b, Location loc, StringRef op,
+Value zluda::ptx::directedArith(OpBuilder &b, Location loc, FloatOp op,
                                 ValueRange in, Directed mode, bool ftz) {
   Emitter em{b, loc};
   Type t = in[0].getType();
   if (t.isF32())
-    return op == "div" || op == "rcp" || op == "sqrt"
+    return op == FloatOp::div || op == FloatOp::rcp || op == FloatOp::sqrt
                ? f32ByResidual(em, op, in, mode, ftz)
                : f32ViaDouble(em, op, in, mode, ftz);
-  if (op == "div" || op == "rcp" || op == "sqrt")
+  if (op == FloatOp::div || op == FloatOp::rcp || op == FloatOp::sqrt)
     return f64ByResidual(em, op, in, mode);
-  if (op == "fma" || op == "mad")
+  if (op == FloatOp::fma || op == FloatOp::mad)
     return f64Fma(em, in, mode);
-  return op == "mul" ? f64Product(em, in, mode) : f64Sum(em, op, in, mode);
+  return op == FloatOp::mul ? f64Product(em, in, mode)
+                            : f64Sum(em, op, in, mode);
 }
 
 bool zluda::ptx::hasDirectedConvert(Type from, Type to) {

@@ -13,6 +13,8 @@
 #ifndef ZLUDA_PASSES_PTXTOLLVM_DIRECTEDROUNDING_H
 #define ZLUDA_PASSES_PTXTOLLVM_DIRECTEDROUNDING_H
 
+#include "passes/PTXToLLVM/FloatOp.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace zluda::ptx {
@@ -21,13 +23,12 @@ enum class Directed { towardZero, down, up };
 
 /// Whether `op` (add sub mul fma mad div rcp sqrt) on `type` (f32 or f64)
 /// is lowered in a directed mode.
-bool hasDirectedArith(llvm::StringRef op, mlir::Type type);
+bool hasDirectedArith(FloatOp op, mlir::Type type);
 
 /// `op` on `in` (already flushed for .ftz) rounded in `mode`; with `ftz`,
 /// a result that is tiny before rounding becomes a zero of its sign.
-mlir::Value directedArith(mlir::OpBuilder &b, mlir::Location loc,
-                          llvm::StringRef op, mlir::ValueRange in,
-                          Directed mode, bool ftz);
+mlir::Value directedArith(mlir::OpBuilder &b, mlir::Location loc, FloatOp op,
+                          mlir::ValueRange in, Directed mode, bool ftz);
 
 /// Whether a conversion from `from` to the float type `to` is lowered in a
 /// directed mode (integers up to 64 bits or a wider float to f16, bf16, f32

@@ -3,13 +3,16 @@
 // The lowering of the `ptx` dialect is target-independent wherever PTX
 // semantics allow; every hardware-specific choice (address spaces, special
 // registers, barriers, warp shuffles and votes, atomics' sync scopes, wave
-// size, kernel attributes) sits behind this one seam. AMDGPU implements it
-// now; NVPTX comes with the verification oracle.
+// size, kernel attributes) sits behind this one seam: the lowering asks it,
+// never the target's name. AMDGPU implements it, and NVPTX for the
+// verification oracle.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ZLUDA_PASSES_PTXTOLLVM_TARGETINFO_H
 #define ZLUDA_PASSES_PTXTOLLVM_TARGETINFO_H
+
+#include "passes/PTXToLLVM/FloatOp.h"
 
 #include "dialects/ptx/PTXDialect.h"
 
@@ -60,6 +63,13 @@ public:
                                               int64_t index) const {
     return {};
   }
+  /// Whether `%envreg<index>` has a value here (readEnvironmentRegister is
+  /// not null for it).
+  virtual bool hasEnvironmentRegister(int64_t index) const = 0;
+  /// Whether the target runs the families the parser keeps in NVIDIA's own
+  /// spelling (textures, matrix instructions, barrier objects, bulk copies:
+  /// the `native` attribute) as written, through inline PTX.
+  virtual bool lowersNativeInstructions() const { return false; }
   /// A 64-bit count of the processor's clock cycles (%clock64).
   virtual mlir::Value readCycleCounter(mlir::OpBuilder &b,
                                        mlir::Location loc) const = 0;
@@ -106,12 +116,13 @@ public:
                                            bool wait) const = 0;
   /// `exit`: ends the thread, from a kernel or a function.
   virtual void createExit(mlir::OpBuilder &b, mlir::Location loc) const = 0;
-  /// An f32 `.approx` operation (`sin cos ex2 lg2 rsqrt`, `sqrt.approx`,
-  /// `div.approx`) as the target's own fast instruction, on operands already
-  /// flushed when `.ftz`; null to use the generic lowering (accurate library
-  /// or native math, within the PTX ISA's bounds).
+  /// An f32 `.approx` operation (`sin cos ex2 lg2 rsqrt tanh`, `sqrt.approx`,
+  /// `div.approx`, `rcp.approx`, f64 `rcp.approx.ftz`) as the target's own fast
+  /// instruction, on operands already flushed when `.ftz`; null to use the
+  /// generic lowering (accurate library or native math, within the PTX ISA's
+  /// bounds).
   virtual mlir::Value createApproxMath(mlir::OpBuilder &b, mlir::Location loc,
-                                       llvm::StringRef name,
+                                       FloatOp op,
                                        mlir::ValueRange operands) const {
     return {};
   }
@@ -120,8 +131,8 @@ public:
   /// instruction, left to its assembler to fuse as it does the original's
   /// (`a`, `c` unflushed); null for LLVM arithmetic with the `contract` flag.
   virtual mlir::Value createContractible(mlir::OpBuilder &b, mlir::Location loc,
-                                         llvm::StringRef name, bool ftz,
-                                         mlir::Value a, mlir::Value c) const {
+                                         FloatOp op, bool ftz, mlir::Value a,
+                                         mlir::Value c) const {
     return {};
   }
   /// The LLVM sync scope of a PTX memory scope.

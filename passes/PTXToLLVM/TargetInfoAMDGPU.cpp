@@ -8,38 +8,6 @@
 using namespace mlir;
 using namespace zluda::ptx;
 
-TargetInfo::~TargetInfo() = default;
-
-Value TargetInfo::linearThreadIndex(OpBuilder &b, Location loc) const {
-  Type i32 = b.getI32Type();
-  auto reg = [&](SReg r, char dim) {
-    return getSpecialRegister(b, loc, r, dim, i32);
-  };
-  return LLVM::AddOp::create(
-      b, loc, reg(SReg::tid, 'x'),
-      LLVM::MulOp::create(
-          b, loc, reg(SReg::ntid, 'x'),
-          LLVM::AddOp::create(b, loc, reg(SReg::tid, 'y'),
-                              LLVM::MulOp::create(b, loc, reg(SReg::ntid, 'y'),
-                                                  reg(SReg::tid, 'z')))));
-}
-
-Value zluda::ptx::callAddressTest(OpBuilder &b, Location loc, StringRef name,
-                                  Value ptr) {
-  auto module =
-      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  Type i1 = b.getI1Type();
-  if (!SymbolTable::lookupSymbolIn(module, name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    LLVM::LLVMFuncOp::create(b, loc, name,
-                             LLVM::LLVMFunctionType::get(i1, {ptr.getType()}),
-                             LLVM::Linkage::Internal);
-  }
-  return LLVM::CallOp::create(b, loc, TypeRange{i1}, name, ValueRange{ptr})
-      .getResult();
-}
-
 namespace {
 
 class AMDGPUTargetInfo : public TargetInfo {
@@ -236,9 +204,12 @@ public:
   /// barrier add 0x80000000 in all: the top bit flips, the rest returns).
   /// Two cooperative kernels of one module running at the same time would
   /// share it. Other indices have no meaning outside NVIDIA's driver.
+  bool hasEnvironmentRegister(int64_t index) const override {
+    return index == 1 || index == 2;
+  }
   Value readEnvironmentRegister(OpBuilder &b, Location loc,
                                 int64_t index) const override {
-    if (index != 1 && index != 2)
+    if (!hasEnvironmentRegister(index))
       return Value();
     constexpr StringLiteral name = "__zluda_grid_workspace";
     auto module =
@@ -552,16 +523,5 @@ zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
                     "(32-lane warps are emulated there later)")
                        .str()
                  : ("unknown AMDGPU processor '" + chip + "'").str();
-  return nullptr;
-}
-
-std::unique_ptr<TargetInfo> zluda::ptx::createTargetInfo(StringRef target,
-                                                         StringRef chip,
-                                                         std::string &error) {
-  if (target == "amdgpu")
-    return createAMDGPUTargetInfo(chip, error);
-  if (target == "nvptx")
-    return createNVPTXTargetInfo(chip, error);
-  error = ("unknown target '" + target + "' (amdgpu or nvptx)").str();
   return nullptr;
 }

@@ -124,6 +124,9 @@ public:
                      /*sideEffects=*/true);
   }
 
+  /// NVIDIA's driver's values, every index.
+  bool hasEnvironmentRegister(int64_t) const override { return true; }
+  bool lowersNativeInstructions() const override { return true; }
   Value readEnvironmentRegister(OpBuilder &b, Location loc,
                                 int64_t index) const override {
     // NVVM has no intrinsic for them: the instruction itself.
@@ -195,15 +198,15 @@ public:
         ValueRange{});
   }
 
-  Value createApproxMath(OpBuilder &b, Location loc, StringRef name,
+  Value createApproxMath(OpBuilder &b, Location loc, FloatOp op,
                          ValueRange operands) const override {
     // The instructions themselves (non-.ftz forms: the lowering flushes).
     // rcp.approx.f32 has no NVVM intrinsic but the .ftz one; f64 has only
     // rcp.approx.ftz.f64.
-    if (name == "tanh") // no NVVM intrinsic either
+    if (op == FloatOp::tanh) // no NVVM intrinsic either
       return inlinePTX(b, loc, b.getF32Type(), operands,
                        "tanh.approx.f32 $0, $1;", "=f,f");
-    if (name == "rcp") {
+    if (op == FloatOp::rcp) {
       Type t = operands[0].getType();
       if (t.isF64())
         return LLVM::CallIntrinsicOp::create(
@@ -212,15 +215,32 @@ public:
             .getResult(0);
       return inlinePTX(b, loc, t, operands, "rcp.approx.f32 $0, $1;", "=f,f");
     }
-    StringRef intrinsic = llvm::StringSwitch<StringRef>(name)
-                              .Case("sin", "llvm.nvvm.sin.approx.f")
-                              .Case("cos", "llvm.nvvm.cos.approx.f")
-                              .Case("ex2", "llvm.nvvm.ex2.approx.f32")
-                              .Case("lg2", "llvm.nvvm.lg2.approx.f")
-                              .Case("rsqrt", "llvm.nvvm.rsqrt.approx.f")
-                              .Case("sqrt", "llvm.nvvm.sqrt.approx.f")
-                              .Case("div", "llvm.nvvm.div.approx.f")
-                              .Default("");
+    StringRef intrinsic;
+    switch (op) {
+    case FloatOp::sin:
+      intrinsic = "llvm.nvvm.sin.approx.f";
+      break;
+    case FloatOp::cos:
+      intrinsic = "llvm.nvvm.cos.approx.f";
+      break;
+    case FloatOp::ex2:
+      intrinsic = "llvm.nvvm.ex2.approx.f32";
+      break;
+    case FloatOp::lg2:
+      intrinsic = "llvm.nvvm.lg2.approx.f";
+      break;
+    case FloatOp::rsqrt:
+      intrinsic = "llvm.nvvm.rsqrt.approx.f";
+      break;
+    case FloatOp::sqrt:
+      intrinsic = "llvm.nvvm.sqrt.approx.f";
+      break;
+    case FloatOp::div:
+      intrinsic = "llvm.nvvm.div.approx.f";
+      break;
+    default:
+      break;
+    }
     if (intrinsic.empty())
       return {};
     return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
@@ -231,11 +251,11 @@ public:
   /// The same PTX instruction, so that ptxas fuses our build's mul/add
   /// pairs exactly as it fuses the original's (LLVM's own fusion picks other
   /// pairs, and the oracle compares bits).
-  Value createContractible(OpBuilder &b, Location loc, StringRef name, bool ftz,
+  Value createContractible(OpBuilder &b, Location loc, FloatOp op, bool ftz,
                            Value a, Value c) const override {
     Type t = a.getType();
     bool f64 = t.isF64();
-    std::string text = (name + (ftz && !f64 ? ".ftz" : "") +
+    std::string text = (stringifyFloatOp(op) + (ftz && !f64 ? ".ftz" : "") +
                         (f64 ? ".f64" : ".f32") + " $0, $1, $2;")
                            .str();
     return inlinePTX(b, loc, t, ValueRange{a, c}, text,

@@ -1,0 +1,134 @@
+//===- AtomicOpToLLVM.cpp - Atomics and reductions ------------------------===//
+//
+// atom and red in every state space, with their scopes (TargetInfo's sync
+// scopes) and orderings, packed and vector float adds, 128-bit cas/exch
+// (critical sections on AMDGPU, compiler/Codegen/WideAtomics)
+// (docs/lowering.md, "Memory model, atomics, synchronization").
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/PTXToLLVM/PatternPTXToLLVM.h"
+
+using namespace mlir;
+using namespace zluda::ptx;
+using namespace zluda::ptx::lowering;
+
+namespace {
+
+template <typename OpTy>
+Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
+                  ConversionPatternRewriter &b, const Lowering &l) {
+  Location loc = op.getLoc();
+  std::optional<StateSpace> space = mods.getSpace();
+  Value ptr = l.pointer(b, loc, args[0], space);
+  TypeKind kind = *mods.getType();
+  Type t = semanticType(op.getContext(), kind);
+  // PTX atomics without .sem are .relaxed; the default scope is .gpu.
+  LLVM::AtomicOrdering ord =
+      ordering(mods.getSem(), LLVM::AtomicOrdering::monotonic);
+  StringRef scope =
+      l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu));
+  ReduceOp redOp = *mods.getRedOp();
+  if (unsigned n = mods.getVec(); n > 1) {
+    // atom/red.global.add.v2/.v4/.v8: each element is an atomic add of its
+    // own (the PTX ISA makes each element atomic, not the vector).
+    using B = LLVM::AtomicBinOp;
+    B bin = isFloatType(kind) ? B::fadd : B::add;
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < n; ++i) {
+      Value p = ptr;
+      if (i)
+        p = LLVM::GEPOp::create(
+            b, loc, ptr.getType(), t, ptr,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      Value r = LLVM::AtomicRMWOp::create(
+          b, loc, bin, p, castTo(b, loc, args[1 + i], t), ord, scope);
+      if (op->getNumResults())
+        results.push_back(castTo(b, loc, r, op->getResult(i).getType()));
+    }
+    return results;
+  }
+  Value val = castTo(b, loc, args[1], t);
+  Value r;
+  if (redOp == ReduceOp::cas) {
+    Value nv = castTo(b, loc, args[2], t);
+    LLVM::AtomicOrdering failOrd = ord == LLVM::AtomicOrdering::acq_rel ||
+                                           ord == LLVM::AtomicOrdering::release
+                                       ? (ord == LLVM::AtomicOrdering::acq_rel
+                                              ? LLVM::AtomicOrdering::acquire
+                                              : LLVM::AtomicOrdering::monotonic)
+                                       : ord;
+    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, val, nv, ord, failOrd,
+                                            scope);
+    r = LLVM::ExtractValueOp::create(b, loc, cx, 0);
+  } else {
+    using B = LLVM::AtomicBinOp;
+    bool isF = isFloatType(kind), s = isSignedIntType(kind);
+    B bin;
+    switch (redOp) {
+    case ReduceOp::add:
+      bin = isF ? B::fadd : B::add;
+      break;
+    case ReduceOp::exch:
+      bin = B::xchg;
+      break;
+    case ReduceOp::and_:
+      bin = B::_and;
+      break;
+    case ReduceOp::or_:
+      bin = B::_or;
+      break;
+    case ReduceOp::xor_:
+      bin = B::_xor;
+      break;
+    case ReduceOp::min:
+      bin = isF ? B::fmin : s ? B::min : B::umin;
+      break;
+    case ReduceOp::max:
+      bin = isF ? B::fmax : s ? B::max : B::umax;
+      break;
+    // PTX inc: old >= b ? 0 : old + 1; dec: old == 0 || old > b ? b : old - 1.
+    case ReduceOp::inc:
+      bin = B::uinc_wrap;
+      break;
+    case ReduceOp::dec:
+      bin = B::udec_wrap;
+      break;
+    default:
+      return op.emitError("unsupported: atomic .") << stringifyReduceOp(redOp);
+    }
+    r = LLVM::AtomicRMWOp::create(b, loc, bin, ptr, val, ord, scope);
+  }
+  if (op->getNumResults() == 0)
+    return SmallVector<Value>{};
+  return one(castTo(b, loc, r, op->getResult(0).getType()));
+}
+
+std::string checkAtomic(Operation *op, const TargetInfo &) {
+  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
+  if (!mods)
+    return "";
+  std::optional<ReduceOp> red = mods.getRedOp();
+  ModifierPolicy p;
+  // Packed atomic adds (atom/red.add.noftz.f16x2) are elementwise; 128-bit
+  // cas and exch are NVIDIA's instructions on sm_90 (on AMDGPU, which has
+  // no 128-bit atomics, codegen makes them critical sections).
+  p.packedHalves = red == ReduceOp::add;
+  p.b128 = isa<AtomOp>(op) && (red == ReduceOp::cas || red == ReduceOp::exch);
+  if (std::string text = checkModifiers(op, p); !text.empty())
+    return text;
+  // Vector atomics (sm_90, .global): adds only (f32, halves, packed halves).
+  if (mods.getVec() && red != ReduceOp::add)
+    return instructionText(op);
+  return "";
+}
+
+} // namespace
+
+void zluda::ptx::lowering::populateAtomicPatterns(TypeConverter &converter,
+                                                  RewritePatternSet &patterns,
+                                                  const TargetInfo &target,
+                                                  LoweringState &state) {
+  addInst(patterns, converter, target, state, lowerAtom<AtomOp>, checkAtomic);
+  addInst(patterns, converter, target, state, lowerAtom<RedOp>, checkAtomic);
+}
