@@ -1,7 +1,7 @@
 //===- BinaryCommands.cpp - `list` and `extract` --------------------------===//
 
 #include "BinaryCommands.h"
-#include "ProgressLine.h"
+#include "compiler/Build/ProgressLine.h"
 
 #include "compiler/Binary/BinaryReader.h"
 
@@ -35,7 +35,7 @@ public:
 
 private:
   size_t total, done = 0;
-  driver::ProgressLine line;
+  build::ProgressLine line;
 };
 
 std::string archName(uint32_t arch) { return fmt::format("sm_{}", arch); }

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "BinaryCommands.h"
-#include "BuildCommand.h"
+#include "CacheCommands.h"
 #include "RunCommand.h"
+#include "compiler/Build/Build.h"
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Pipeline/Pipeline.h"
@@ -258,7 +259,7 @@ int main(int argc, char **argv) {
       "PTX module defining functions the input declares .extern (relocatable "
       "device code); only what the input uses is linked in. Repeatable");
 
-  zluda::driver::BuildOptions build;
+  zluda::build::BuildOptions build;
   bool keepGoingFlag = false;
   CLI::App *buildCmd = app.add_subcommand(
       "build", "Compile every PTX module of applications and libraries into "
@@ -388,7 +389,7 @@ int main(int argc, char **argv) {
   if (*listCmd)
     return zluda::driver::runList(list);
   if (buildCmd->parsed())
-    return zluda::driver::runBuild(build);
+    return zluda::build::runBuild(build);
   if (verifyCmd->parsed())
     return zluda::driver::runCacheVerify(cacheDir, removeCorrupt);
   if (cacheListCmd->parsed())

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ZLUDA_DRIVER_PROGRESSLINE_H
-#define ZLUDA_DRIVER_PROGRESSLINE_H
+#ifndef ZLUDA_COMPILER_BUILD_PROGRESSLINE_H
+#define ZLUDA_COMPILER_BUILD_PROGRESSLINE_H
 
 #include <fmt/format.h>
 
@@ -17,7 +17,7 @@
 
 #include <unistd.h>
 
-namespace zluda::driver {
+namespace zluda::build {
 
 class ProgressLine {
 public:
@@ -49,6 +49,6 @@ private:
   std::mutex mutex;
 };
 
-} // namespace zluda::driver
+} // namespace zluda::build
 
-#endif // ZLUDA_DRIVER_PROGRESSLINE_H
+#endif // ZLUDA_COMPILER_BUILD_PROGRESSLINE_H

@@ -1,4 +1,4 @@
-//===- BuildCommand.cpp - `build`: whole applications into a cache --------===//
+//===- Build.cpp - `build`: whole applications into a cache ---------------===//
 //
 // Reads every input (files, directories, archives), takes the PTX module the
 // selection policy picks from each fatbin container, dedupes identical PTX,
@@ -10,8 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BuildCommand.h"
-#include "ProgressLine.h"
+#include "compiler/Build/Build.h"
+#include "compiler/Build/BuildResults.h"
+#include "compiler/Build/ProgressLine.h"
+#include "compiler/Build/Report.h"
 
 #include "compiler/Binary/BinaryReader.h"
 #include "compiler/Cache/Cache.h"
@@ -43,28 +45,10 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
-
 using namespace zluda;
+using namespace zluda::build;
 
 namespace {
-
-/// One distinct PTX module and where it was seen.
-struct Module {
-  std::string sha256;
-  std::string text;
-  std::set<std::string> sources;
-  std::vector<std::string> kernels; // as the PTX declares them
-  /// Device link (relocatable device code, a library's module set): the
-  /// modules of the same binaries that define the functions this one
-  /// declares `.extern`, found by name, transitively.
-  std::vector<size_t> linkWith;
-  /// A device-linked image (-rdc): this module and every one of linkWith
-  /// make one program, stored under cache::linkedImageHash (sha256).
-  bool linkedImage = false;
-  /// Other machine-code-only containers of the same binary: the same
-  /// program is stored under their hashes too (one compilation).
-  std::vector<std::string> aliases;
-};
 
 /// Fills each module's linkWith.
 void resolveDeviceLinks(std::vector<Module> &modules) {
@@ -99,40 +83,6 @@ void resolveDeviceLinks(std::vector<Module> &modules) {
   }
 }
 
-enum class Status { hit, compiled, partial, failed };
-
-const char *statusName(Status s) {
-  switch (s) {
-  case Status::hit:
-    return "hit";
-  case Status::compiled:
-    return "compiled";
-  case Status::partial:
-    return "partial";
-  case Status::failed:
-    return "failed";
-  }
-  return "?";
-}
-
-/// One module for one processor.
-struct Job {
-  size_t module;
-  std::string chip;
-  unsigned codeObject = 0; ///< the version compiled for (in the key too)
-  std::string key;
-  Status status = Status::failed;
-  std::vector<std::string> compiled, missing;
-  /// "instruction" (or a short reason) -> count, from the diagnostics.
-  std::map<std::string, unsigned> reasons;
-  std::string error; ///< first error, with its location
-  /// Per left-out kernel or function: the first unsupported instruction in
-  /// it, with its location.
-  std::map<std::string, std::string> whyMissing;
-  bool cached = false; ///< the result came from the cache
-  double seconds = 0;
-};
-
 /// The reason of an `unsupported: X ...` diagnostic: X up to the first
 /// space or dot-separated type suffix kept whole (`tex.2d.v4.f32.s32`).
 std::string reasonOf(llvm::StringRef message) {
@@ -159,7 +109,7 @@ public:
 
 private:
   size_t total;
-  driver::ProgressLine line;
+  ProgressLine line;
   std::chrono::steady_clock::time_point start =
       std::chrono::steady_clock::now();
 };
@@ -190,7 +140,7 @@ std::string locationText(mlir::Location loc) {
 /// Parses and compiles `m` (with the modules it links with, from
 /// `modules`) for `job.chip`, filling the job's results.
 void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
-                const driver::BuildOptions &opts, unsigned codegenJobs,
+                const BuildOptions &opts, unsigned codegenJobs,
                 std::string &object) {
   mlir::DialectRegistry registry;
   registerDialects(registry);
@@ -326,101 +276,9 @@ void writeManifest(const cache::Cache &c) {
     ::close(lock);
 }
 
-std::string escapeHTML(llvm::StringRef s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
-/// The compatibility report: per binary, its modules and kernels, one
-/// column per processor with the kernel's status and, for a kernel left
-/// out, the instruction and its location.
-std::string renderReport(const std::vector<Module> &modules,
-                         const std::vector<Job> &jobs,
-                         llvm::ArrayRef<llvm::StringRef> chips,
-                         const std::string &summary) {
-  std::map<std::pair<size_t, std::string>, const Job *> byModuleChip;
-  for (const Job &j : jobs)
-    byModuleChip[{j.module, j.chip}] = &j;
-  std::map<std::string, std::vector<size_t>> byBinary;
-  for (size_t i = 0; i < modules.size(); ++i)
-    for (const std::string &src : modules[i].sources)
-      byBinary[src].push_back(i);
-  std::string h;
-  h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-       "<title>zluda-precompile compatibility report</title>\n<style>"
-       "body{font-family:sans-serif;margin:1.5em}table{border-collapse:"
-       "collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:"
-       "2px 6px;font-size:13px;vertical-align:top}td.ok{background:#dfd}"
-       "td.bad{background:#fdd}td.na{background:#eee}code{font-size:12px}"
-       "</style></head><body>\n<h1>Compatibility report</h1>\n<pre id=\""
-       "summary\">" +
-       escapeHTML(summary) + "</pre>\n";
-  for (const auto &[binary, mods] : byBinary) {
-    h += "<h2 class=\"binary\">" + escapeHTML(binary) + "</h2>\n";
-    h += "<table><tr><th>module (PTX SHA-256)</th><th>kernel</th>";
-    for (llvm::StringRef c : chips)
-      h += "<th>" + escapeHTML(c) + "</th>";
-    h += "</tr>\n";
-    for (size_t mi : mods) {
-      const Module &m = modules[mi];
-      for (const std::string &kernel : m.kernels) {
-        h += "<tr><td><code>" + m.sha256.substr(0, 16) + "</code></td><td>" +
-             "<code>" + escapeHTML(kernel) + "</code></td>";
-        for (llvm::StringRef c : chips) {
-          auto it = byModuleChip.find({mi, c.str()});
-          const Job *j = it == byModuleChip.end() ? nullptr : it->second;
-          bool ok = j && std::find(j->compiled.begin(), j->compiled.end(),
-                                   kernel) != j->compiled.end();
-          if (ok) {
-            h += std::string("<td class=\"ok\">") +
-                 (j->status == Status::hit ? "compiled (cached)" : "compiled") +
-                 "</td>";
-            continue;
-          }
-          std::string why = "not compiled";
-          if (j) {
-            auto w = j->whyMissing.find(kernel);
-            why = w != j->whyMissing.end() ? w->second
-                  : j->status == Status::hit
-                      ? "left out when this entry was compiled"
-                  : j->status == Status::failed
-                      ? j->error
-                      : "calls or uses a function or variable that was left "
-                        "out; first: " +
-                            j->error;
-          }
-          h += "<td class=\"bad\">" + escapeHTML(why) + "</td>";
-        }
-        h += "</tr>\n";
-      }
-    }
-    h += "</table>\n";
-  }
-  h += "</body></html>\n";
-  return h;
-}
-
 } // namespace
 
-int driver::runBuild(const BuildOptions &opts) {
+int build::runBuild(const BuildOptions &opts) {
   auto start = std::chrono::steady_clock::now();
   llvm::SmallVector<llvm::StringRef> chipRefs;
   llvm::StringRef(opts.archs).split(chipRefs, ',', -1, false);
@@ -793,68 +651,4 @@ int driver::runBuild(const BuildOptions &opts) {
                              {"results", std::move(results)}}));
   }
   return inputErrors || failed || partial ? 1 : 0;
-}
-
-int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
-  cache::Cache store(dir);
-  unsigned ok = 0, bad = 0;
-  for (const std::string &key : store.keys()) {
-    cache::Entry e;
-    std::string error;
-    if (store.read(key, e, error) == cache::ReadStatus::ok) {
-      ++ok;
-      continue;
-    }
-    ++bad;
-    fmt::print("corrupt: {}: {}\n", store.entryPath(key), error);
-    if (removeCorrupt)
-      store.remove(key);
-  }
-  fmt::print("{} entries verified, {} corrupt{}\n", ok, bad,
-             bad && removeCorrupt ? " (removed)" : "");
-  return bad ? 1 : 0;
-}
-
-int driver::runCacheList(const std::string &dir) {
-  cache::Cache store(dir);
-  for (const std::string &key : store.keys()) {
-    cache::Entry e;
-    std::string error;
-    if (store.read(key, e, error) != cache::ReadStatus::ok) {
-      fmt::print("{} corrupt ({})\n", key, error);
-      continue;
-    }
-    fmt::print("{} {} {} {} bytes, {} kernels, {} missing\n", key,
-               e.meta.target, e.meta.chip, e.object.size(),
-               e.meta.kernels.size(), e.meta.missingKernels.size());
-  }
-  return 0;
-}
-
-int driver::runCachePrune(const std::string &dir) {
-  cache::Cache store(dir);
-  std::string current(cache::compilerVersion());
-  unsigned kept = 0, removed = 0;
-  uint64_t freed = 0;
-  for (const std::string &key : store.keys()) {
-    cache::Entry e;
-    std::string error;
-    cache::ReadStatus rs = store.read(key, e, error);
-    if (rs == cache::ReadStatus::ok && e.meta.compilerVersion == current) {
-      ++kept;
-      continue;
-    }
-    // Another compiler's entry (no key of this one can reach it) or a
-    // corrupt one.
-    std::error_code ec;
-    uint64_t size = std::filesystem::file_size(store.entryPath(key), ec);
-    store.remove(key);
-    ++removed;
-    freed += ec ? 0 : size;
-  }
-  store.removeStaleTemporaries(3600); // as build does: not a running write
-  fmt::print("{} entries kept, {} removed ({:.1f} MB): entries of other "
-             "compiler versions and corrupt ones\n",
-             kept, removed, double(freed) / (1 << 20));
-  return 0;
 }

@@ -1,0 +1,75 @@
+//===- CacheCommands.cpp - `cache verify|list|prune` ----------------------===//
+
+#include "CacheCommands.h"
+
+#include "compiler/Cache/Cache.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+using namespace zluda;
+
+int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
+  cache::Cache store(dir);
+  unsigned ok = 0, bad = 0;
+  for (const std::string &key : store.keys()) {
+    cache::Entry e;
+    std::string error;
+    if (store.read(key, e, error) == cache::ReadStatus::ok) {
+      ++ok;
+      continue;
+    }
+    ++bad;
+    fmt::print("corrupt: {}: {}\n", store.entryPath(key), error);
+    if (removeCorrupt)
+      store.remove(key);
+  }
+  fmt::print("{} entries verified, {} corrupt{}\n", ok, bad,
+             bad && removeCorrupt ? " (removed)" : "");
+  return bad ? 1 : 0;
+}
+
+int driver::runCacheList(const std::string &dir) {
+  cache::Cache store(dir);
+  for (const std::string &key : store.keys()) {
+    cache::Entry e;
+    std::string error;
+    if (store.read(key, e, error) != cache::ReadStatus::ok) {
+      fmt::print("{} corrupt ({})\n", key, error);
+      continue;
+    }
+    fmt::print("{} {} {} {} bytes, {} kernels, {} missing\n", key,
+               e.meta.target, e.meta.chip, e.object.size(),
+               e.meta.kernels.size(), e.meta.missingKernels.size());
+  }
+  return 0;
+}
+
+int driver::runCachePrune(const std::string &dir) {
+  cache::Cache store(dir);
+  std::string current(cache::compilerVersion());
+  unsigned kept = 0, removed = 0;
+  uint64_t freed = 0;
+  for (const std::string &key : store.keys()) {
+    cache::Entry e;
+    std::string error;
+    cache::ReadStatus rs = store.read(key, e, error);
+    if (rs == cache::ReadStatus::ok && e.meta.compilerVersion == current) {
+      ++kept;
+      continue;
+    }
+    // Another compiler's entry (no key of this one can reach it) or a
+    // corrupt one.
+    std::error_code ec;
+    uint64_t size = std::filesystem::file_size(store.entryPath(key), ec);
+    store.remove(key);
+    ++removed;
+    freed += ec ? 0 : size;
+  }
+  store.removeStaleTemporaries(3600); // as build does: not a running write
+  fmt::print("{} entries kept, {} removed ({:.1f} MB): entries of other "
+             "compiler versions and corrupt ones\n",
+             kept, removed, double(freed) / (1 << 20));
+  return 0;
+}

@@ -1,0 +1,25 @@
+//===- CacheCommands.h - `cache verify|list|prune` --------------*- C++ -*-===//
+
+#ifndef ZLUDA_DRIVER_CACHECOMMANDS_H
+#define ZLUDA_DRIVER_CACHECOMMANDS_H
+
+#include <string>
+
+namespace zluda::driver {
+
+/// `zluda-precompile cache verify DIR`: reads every entry and checks it
+/// (checksum, key); with `removeCorrupt`, deletes the bad ones. Exit code 1
+/// if any was corrupt.
+int runCacheVerify(const std::string &dir, bool removeCorrupt);
+
+/// `zluda-precompile cache list DIR`: one line per entry.
+int runCacheList(const std::string &dir);
+
+/// `zluda-precompile cache prune DIR`: removes the entries no key of this
+/// compiler can reach (other compiler versions), the corrupt ones and left-
+/// over temporary files.
+int runCachePrune(const std::string &dir);
+
+} // namespace zluda::driver
+
+#endif // ZLUDA_DRIVER_CACHECOMMANDS_H
