@@ -635,18 +635,16 @@ std::string checkArith(Operation *op, const TargetInfo &) {
 /// Video instructions: whole words only (no .b0/.h1 selectors, no lane
 /// mask or merge), and the SIMD ones with .add or no secondary op.
 std::string checkVideo(Operation *op, const TargetInfo &) {
-  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
-  if (!mods)
-    return "";
-  if (std::string text = checkModifiers(op, {}); !text.empty())
-    return text;
-  if (auto sels = op->getAttrOfType<ArrayAttr>("selectors"))
-    for (Attribute sel : sels)
-      if (!cast<StringAttr>(sel).getValue().empty())
-        return instructionText(op) + " with operand selectors";
-  if (mods.getRedOp() && *mods.getRedOp() != ReduceOp::add)
-    return instructionText(op);
-  return "";
+  return checkModifiers(
+      op, {}, [&](ModifiersAttr mods) -> std::optional<StringRef> {
+        if (auto sels = op->getAttrOfType<ArrayAttr>("selectors"))
+          for (Attribute sel : sels)
+            if (!cast<StringAttr>(sel).getValue().empty())
+              return " with operand selectors";
+        if (mods.getRedOp() && *mods.getRedOp() != ReduceOp::add)
+          return "";
+        return std::nullopt;
+      });
 }
 
 } // namespace
@@ -654,9 +652,7 @@ std::string checkVideo(Operation *op, const TargetInfo &) {
 void zluda::ptx::lowering::populateArithmeticPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target, LoweringState &state) {
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerArithOp<AddOp>, checkArith);
   add(lowerArithOp<SubOp>, checkArith);
   add(lowerCarryOp<AddcOp>, checkArith);

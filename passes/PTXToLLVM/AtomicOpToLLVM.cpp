@@ -106,21 +106,20 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
 
 std::string checkAtomic(Operation *op, const TargetInfo &) {
   auto mods = op->getAttrOfType<ModifiersAttr>("mods");
-  if (!mods)
-    return "";
-  std::optional<ReduceOp> red = mods.getRedOp();
+  std::optional<ReduceOp> red = mods ? mods.getRedOp() : std::nullopt;
   ModifierPolicy p;
   // Packed atomic adds (atom/red.add.noftz.f16x2) are elementwise; 128-bit
   // cas and exch are NVIDIA's instructions on sm_90 (on AMDGPU, which has
   // no 128-bit atomics, codegen makes them critical sections).
   p.packedHalves = red == ReduceOp::add;
   p.b128 = isa<AtomOp>(op) && (red == ReduceOp::cas || red == ReduceOp::exch);
-  if (std::string text = checkModifiers(op, p); !text.empty())
-    return text;
   // Vector atomics (sm_90, .global): adds only (f32, halves, packed halves).
-  if (mods.getVec() && red != ReduceOp::add)
-    return instructionText(op);
-  return "";
+  return checkModifiers(op, p,
+                        [&](ModifiersAttr m) -> std::optional<StringRef> {
+                          if (m.getVec() && red != ReduceOp::add)
+                            return "";
+                          return std::nullopt;
+                        });
 }
 
 } // namespace
@@ -129,6 +128,7 @@ void zluda::ptx::lowering::populateAtomicPatterns(TypeConverter &converter,
                                                   RewritePatternSet &patterns,
                                                   const TargetInfo &target,
                                                   LoweringState &state) {
-  addInst(patterns, converter, target, state, lowerAtom<AtomOp>, checkAtomic);
-  addInst(patterns, converter, target, state, lowerAtom<RedOp>, checkAtomic);
+  InstPatterns add(converter, patterns, target, state);
+  add(lowerAtom<AtomOp>, checkAtomic);
+  add(lowerAtom<RedOp>, checkAtomic);
 }

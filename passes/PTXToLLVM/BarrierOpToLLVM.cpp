@@ -344,12 +344,12 @@ std::string checkMembar(Operation *op, const TargetInfo &) {
 
 /// fence: the proxy and state-space forms are not lowered.
 std::string checkFence(Operation *op, const TargetInfo &) {
-  if (std::string text = checkModifiers(op, {}); !text.empty())
-    return text;
-  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
-  if (mods && (hasFlag(mods, Flag::proxy) || mods.getSpaces().size()))
-    return instructionText(op);
-  return "";
+  return checkModifiers(
+      op, {}, [](ModifiersAttr mods) -> std::optional<StringRef> {
+        if (hasFlag(mods, Flag::proxy) || mods.getSpaces().size())
+          return "";
+        return std::nullopt;
+      });
 }
 
 std::string checkGriddepcontrol(Operation *op, const TargetInfo &) {
@@ -396,9 +396,7 @@ void zluda::ptx::lowering::populateBarrierPatterns(TypeConverter &converter,
                                                    RewritePatternSet &patterns,
                                                    const TargetInfo &target,
                                                    LoweringState &state) {
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerBarrier<BarSyncOp>);
   add(lowerBarrier<BarrierSyncOp>);
   add(lowerBarrier<BarArriveOp, /*Arrive=*/true>);

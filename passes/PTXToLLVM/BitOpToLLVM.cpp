@@ -467,14 +467,12 @@ Results lowerPrmt(OpTy op, ValueRange args, ModifiersAttr mods,
 
 /// lop3 with its table a constant (what every producer writes).
 std::string checkLop3(Operation *op, const TargetInfo &) {
-  if (std::string text = checkModifiers(op, {}); !text.empty())
-    return text;
-  if (!op->getAttrOfType<ModifiersAttr>("mods"))
-    return "";
-  if (op->getNumResults() != 1 || op->getNumOperands() != 4 ||
-      !matchPattern(op->getOperand(3), m_Constant()))
-    return instructionText(op);
-  return "";
+  return checkModifiers(op, {}, [&](ModifiersAttr) -> std::optional<StringRef> {
+    if (op->getNumResults() != 1 || op->getNumOperands() != 4 ||
+        !matchPattern(op->getOperand(3), m_Constant()))
+      return "";
+    return std::nullopt;
+  });
 }
 
 } // namespace
@@ -483,9 +481,7 @@ void zluda::ptx::lowering::populateBitPatterns(TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                const TargetInfo &target,
                                                LoweringState &state) {
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerLogic<AndOp>);
   add(lowerLogic<OrOp>);
   add(lowerLogic<XorOp>);

@@ -294,9 +294,7 @@ std::string checkCompare(Operation *op, const TargetInfo &) {
 void zluda::ptx::lowering::populateCompareSelectPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target, LoweringState &state) {
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerSetp<SetpOp>, checkCompare);
   add(lowerSet<SetOp>, checkCompare);
   add(lowerSelp<SelpOp>);

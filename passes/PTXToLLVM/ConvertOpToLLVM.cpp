@@ -447,24 +447,22 @@ std::string checkCvt(Operation *op, const TargetInfo &) {
   p.tf32 = (rnd == RoundingMode::rna || rnd == RoundingMode::rn) &&
            !has(Flag::relu) && !has(Flag::satfinite);
   p.fp8Pairs = isFp8Convert(mods);
-  std::string text = checkModifiers(op, p);
-  if (!text.empty())
-    return text;
-  text = instructionText(op);
-  if (rnd == RoundingMode::rna && mods.getType() != TypeKind::tf32)
-    return text;
-  Type dt = semanticType(op->getContext(), *mods.getType(0)),
-       st = semanticType(op->getContext(), *mods.getType(1));
-  // .relu: f16/bf16 (and pairs) from f32, and the FP8 pairs' conversions.
-  bool reluOk = (st.isF32() && (getElementTypeOrSelf(dt).isF16() ||
-                                getElementTypeOrSelf(dt).isBF16())) ||
-                isFp8Convert(mods);
-  if ((has(Flag::relu) && !reluOk) ||
-      (has(Flag::satfinite) && !isFp8Convert(mods)) ||
-      rnd == RoundingMode::rs || (has(Flag::sat) && isa<VectorType>(dt)) ||
-      (directedMode(rnd) && !hasDirectedConvert(st, dt)))
-    return text;
-  return "";
+  return checkModifiers(op, p, [&](ModifiersAttr) -> std::optional<StringRef> {
+    if (rnd == RoundingMode::rna && mods.getType() != TypeKind::tf32)
+      return "";
+    Type dt = semanticType(op->getContext(), *mods.getType(0)),
+         st = semanticType(op->getContext(), *mods.getType(1));
+    // .relu: f16/bf16 (and pairs) from f32, and the FP8 pairs' conversions.
+    bool reluOk = (st.isF32() && (getElementTypeOrSelf(dt).isF16() ||
+                                  getElementTypeOrSelf(dt).isBF16())) ||
+                  isFp8Convert(mods);
+    if ((has(Flag::relu) && !reluOk) ||
+        (has(Flag::satfinite) && !isFp8Convert(mods)) ||
+        rnd == RoundingMode::rs || (has(Flag::sat) && isa<VectorType>(dt)) ||
+        (directedMode(rnd) && !hasDirectedConvert(st, dt)))
+      return "";
+    return std::nullopt;
+  });
 }
 
 } // namespace
@@ -473,9 +471,7 @@ void zluda::ptx::lowering::populateConvertPatterns(TypeConverter &converter,
                                                    RewritePatternSet &patterns,
                                                    const TargetInfo &target,
                                                    LoweringState &state) {
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerCvt<CvtOp>, checkCvt);
   add(lowerCvtPack<CvtPackOp>);
   add(lowerMov<MovOp>, checkMov);

@@ -261,9 +261,8 @@ struct RetLowering : OpConversionPattern<RetOp> {
   }
 };
 
-struct ExitLowering : OpConversionPattern<ExitOp> {
-  ExitLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
-      : OpConversionPattern(tc, ctx), target(t) {}
+struct ExitLowering : TargetOpConversion<ExitOp> {
+  using TargetOpConversion::TargetOpConversion;
   LogicalResult
   matchAndRewrite(ExitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -271,7 +270,6 @@ struct ExitLowering : OpConversionPattern<ExitOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  const TargetInfo &target;
 };
 
 struct BraLowering : OpConversionPattern<BraOp> {
@@ -554,9 +552,7 @@ void zluda::ptx::lowering::populateFunctionPatterns(TypeConverter &converter,
   patterns.add<ExitLowering>(converter, ctx, target);
   patterns.add<BraLowering, CondBraLowering, BrxIdxLowering, ConstantLowering,
                UndefLowering>(converter, ctx);
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerTrap<TrapOp>);
   add(lowerBrkpt<BrkptOp>);
   add(lowerPmevent<PmeventOp>, checkPmevent);

@@ -72,9 +72,8 @@ struct AddressOfLowering : OpConversionPattern<AddressOfOp> {
   }
 };
 
-struct GlobalLowering : OpConversionPattern<GlobalOp> {
-  GlobalLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
-      : OpConversionPattern(tc, ctx), target(t) {}
+struct GlobalLowering : TargetOpConversion<GlobalOp> {
+  using TargetOpConversion::TargetOpConversion;
   LogicalResult
   matchAndRewrite(GlobalOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -214,8 +213,6 @@ struct GlobalLowering : OpConversionPattern<GlobalOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 std::string checkGlobal(Operation *op, const TargetInfo &) {

@@ -38,10 +38,8 @@ struct AddrLowering : OpConversionPattern<AddrOp> {
   }
 };
 
-struct LocalVarLowering : OpConversionPattern<LocalVarOp> {
-  LocalVarLowering(const TypeConverter &tc, MLIRContext *ctx,
-                   const TargetInfo &t)
-      : OpConversionPattern(tc, ctx), target(t) {}
+struct LocalVarLowering : TargetOpConversion<LocalVarOp> {
+  using TargetOpConversion::TargetOpConversion;
   LogicalResult
   matchAndRewrite(LocalVarOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -85,7 +83,6 @@ struct LocalVarLowering : OpConversionPattern<LocalVarOp> {
     rewriter.replaceOp(op, castTo(rewriter, loc, alloca, resultType));
     return success();
   }
-  const TargetInfo &target;
 };
 
 /// prefetch/prefetchu: hints, nothing to do.
@@ -376,18 +373,16 @@ Results lowerStackRestore(OpTy op, ValueRange args, ModifiersAttr,
 /// cp.async: the size must be a constant; the `ignore-src` predicate form
 /// is not lowered yet.
 std::string checkCpAsync(Operation *op, const TargetInfo &) {
-  if (std::string text = checkModifiers(op, {}); !text.empty())
-    return text;
-  if (!op->getAttrOfType<ModifiersAttr>("mods"))
-    return "";
-  Attribute size;
-  if (op->getNumOperands() < 3 ||
-      !matchPattern(op->getOperand(2), m_Constant(&size)))
-    return instructionText(op) + " with a non-constant size";
-  for (Value v : op->getOperands())
-    if (v.getType().isInteger(1))
-      return instructionText(op) + " with an ignore-src predicate";
-  return "";
+  return checkModifiers(op, {}, [&](ModifiersAttr) -> std::optional<StringRef> {
+    Attribute size;
+    if (op->getNumOperands() < 3 ||
+        !matchPattern(op->getOperand(2), m_Constant(&size)))
+      return " with a non-constant size";
+    for (Value v : op->getOperands())
+      if (v.getType().isInteger(1))
+        return " with an ignore-src predicate";
+    return std::nullopt;
+  });
 }
 
 } // namespace
@@ -435,9 +430,7 @@ void zluda::ptx::lowering::populateMemoryPatterns(TypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AddrLowering>(converter, ctx);
   patterns.add<LocalVarLowering>(converter, ctx, target);
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerLd<LdOp>);
   add(lowerLd<LduOp>);
   add(lowerSt<StOp>);

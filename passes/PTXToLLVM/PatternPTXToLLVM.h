@@ -92,6 +92,16 @@ struct Lowering {
                       std::optional<StateSpace> space) const;
 };
 
+/// A structural pattern (functions, variables, registers) that asks the
+/// target.
+template <typename OpTy>
+struct TargetOpConversion : mlir::OpConversionPattern<OpTy> {
+  TargetOpConversion(const mlir::TypeConverter &tc, mlir::MLIRContext *ctx,
+                     const TargetInfo &target)
+      : mlir::OpConversionPattern<OpTy>(tc, ctx), target(target) {}
+  const TargetInfo &target;
+};
+
 using Results = mlir::FailureOr<llvm::SmallVector<mlir::Value>>;
 
 /// One pattern per instruction op: the family function computes the results.
@@ -135,6 +145,30 @@ void addInst(mlir::RewritePatternSet &patterns,
   addCheck<OpTy>(state, patterns.getContext(), check);
 }
 
+/// A family's instruction patterns with their support checks, added as
+/// `add(lowerX<XOp>, checkX)`.
+class InstPatterns {
+public:
+  InstPatterns(const mlir::TypeConverter &converter,
+               mlir::RewritePatternSet &patterns, const TargetInfo &target,
+               LoweringState &state)
+      : converter(converter), patterns(patterns), target(target), state(state) {
+  }
+  template <typename OpTy>
+  void operator()(Results (*fn)(OpTy, mlir::ValueRange, ModifiersAttr,
+                                mlir::ConversionPatternRewriter &,
+                                const Lowering &),
+                  UnsupportedCheck check = nullptr) const {
+    addInst(patterns, converter, target, state, fn, check);
+  }
+
+private:
+  const mlir::TypeConverter &converter;
+  mlir::RewritePatternSet &patterns;
+  const TargetInfo &target;
+  LoweringState &state;
+};
+
 //===----------------------------------------------------------------------===//
 // Support checks
 //===----------------------------------------------------------------------===//
@@ -170,6 +204,12 @@ std::string instructionText(mlir::Operation *op);
 /// "" if every modifier of `op` (an instruction) is in the common set or
 /// allowed by `policy`, else instructionText.
 std::string checkModifiers(mlir::Operation *op, const ModifierPolicy &policy);
+/// checkModifiers, then the family's own refusal of an instruction that
+/// carries modifiers: `refuse` gives nothing to accept it, else the suffix
+/// of instructionText in the diagnostic ("" for none).
+std::string checkModifiers(
+    mlir::Operation *op, const ModifierPolicy &policy,
+    llvm::function_ref<std::optional<llvm::StringRef>(ModifiersAttr)> refuse);
 
 //===----------------------------------------------------------------------===//
 // Helpers

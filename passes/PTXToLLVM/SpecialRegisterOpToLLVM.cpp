@@ -14,9 +14,8 @@ using namespace zluda::ptx::lowering;
 
 namespace {
 
-struct SRegLowering : OpConversionPattern<SRegOp> {
-  SRegLowering(const TypeConverter &tc, MLIRContext *ctx, const TargetInfo &t)
-      : OpConversionPattern(tc, ctx), target(t) {}
+struct SRegLowering : TargetOpConversion<SRegOp> {
+  using TargetOpConversion::TargetOpConversion;
   LogicalResult
   matchAndRewrite(SRegOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -92,8 +91,6 @@ struct SRegLowering : OpConversionPattern<SRegOp> {
       return LLVM::XOrOp::create(b, loc, le, allOnes);
     }
   }
-
-  const TargetInfo &target;
 };
 
 /// Every register reads on both targets but `%envreg`, which has the

@@ -59,6 +59,19 @@ std::string zluda::ptx::lowering::checkModifiers(Operation *op,
   return "";
 }
 
+std::string zluda::ptx::lowering::checkModifiers(
+    Operation *op, const ModifierPolicy &p,
+    llvm::function_ref<std::optional<StringRef>(ModifiersAttr)> refuse) {
+  if (std::string text = checkModifiers(op, p); !text.empty())
+    return text;
+  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
+  if (!mods)
+    return "";
+  if (std::optional<StringRef> suffix = refuse(mods))
+    return instructionText(op) + suffix->str();
+  return "";
+}
+
 namespace {
 
 /// The ops the registered patterns lower (an op-independent pattern, the

@@ -220,13 +220,13 @@ Results lowerActivemask(OpTy op, ValueRange, ModifiersAttr,
 
 /// redux: the integer forms (the float ones and .abs are sm_100's).
 std::string checkRedux(Operation *op, const TargetInfo &) {
-  if (std::string text = checkModifiers(op, {}); !text.empty())
-    return text;
-  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
-  if (mods && (!mods.getType() || isFloatType(*mods.getType()) ||
-               hasFlag(mods, Flag::abs)))
-    return instructionText(op);
-  return "";
+  return checkModifiers(op, {},
+                        [](ModifiersAttr mods) -> std::optional<StringRef> {
+                          if (!mods.getType() || isFloatType(*mods.getType()) ||
+                              hasFlag(mods, Flag::abs))
+                            return "";
+                          return std::nullopt;
+                        });
 }
 
 } // namespace
@@ -235,9 +235,7 @@ void zluda::ptx::lowering::populateWarpPatterns(TypeConverter &converter,
                                                 RewritePatternSet &patterns,
                                                 const TargetInfo &target,
                                                 LoweringState &state) {
-  auto add = [&](auto fn, UnsupportedCheck check = nullptr) {
-    addInst(patterns, converter, target, state, fn, check);
-  };
+  InstPatterns add(converter, patterns, target, state);
   add(lowerShfl<ShflOp>);
   add(lowerVote<VoteOp>);
   add(lowerRedux<ReduxOp>, checkRedux);
