@@ -29,6 +29,23 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
   StringRef scope =
       l.target.getSyncScope(mods.getScope().value_or(MemScope::gpu));
   ReduceOp redOp = *mods.getRedOp();
+  MemScope memScope = mods.getScope().value_or(MemScope::gpu);
+  bool returnsOld = op->getNumResults() > 0;
+  // An element's read-modify-write: the target's own instruction where its
+  // backend would lose the scope or ordering, else LLVM's.
+  auto rmw = [&](LLVM::AtomicBinOp bin, TypeKind k, Value p, Value v) {
+    bool halves = k == TypeKind::f16 || k == TypeKind::bf16 ||
+                  k == TypeKind::f16x2 || k == TypeKind::bf16x2;
+    std::string ptxOp = (stringifyReduceOp(redOp) +
+                         (redOp == ReduceOp::add && halves ? ".noftz" : "") +
+                         "." + stringifyTypeKind(k))
+                            .str();
+    Value old;
+    if (l.target.createAtomicRMW(b, loc, ptxOp, p, v, ord, memScope, returnsOld,
+                                 old))
+      return old;
+    return Value(LLVM::AtomicRMWOp::create(b, loc, bin, p, v, ord, scope));
+  };
   if (unsigned n = mods.getVec(); n > 1) {
     // atom/red.global.add.v2/.v4/.v8: each element is an atomic add of its
     // own (the PTX ISA makes each element atomic, not the vector).
@@ -41,8 +58,7 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
         p = LLVM::GEPOp::create(
             b, loc, ptr.getType(), t, ptr,
             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-      Value r = LLVM::AtomicRMWOp::create(
-          b, loc, bin, p, castTo(b, loc, args[1 + i], t), ord, scope);
+      Value r = rmw(bin, kind, p, castTo(b, loc, args[1 + i], t));
       if (op->getNumResults())
         results.push_back(castTo(b, loc, r, op->getResult(i).getType()));
     }
@@ -97,7 +113,7 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
     default:
       return op.emitError("unsupported: atomic .") << stringifyReduceOp(redOp);
     }
-    r = LLVM::AtomicRMWOp::create(b, loc, bin, ptr, val, ord, scope);
+    r = rmw(bin, kind, ptr, val);
   }
   if (op->getNumResults() == 0)
     return SmallVector<Value>{};

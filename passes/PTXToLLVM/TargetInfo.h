@@ -135,6 +135,19 @@ public:
                                          mlir::Value c) const {
     return {};
   }
+  /// An atomic read-modify-write of `value` at `ptr` with PTX's `ordering`
+  /// and `scope`, as the target's own instruction where its LLVM backend
+  /// would lose them; false to use LLVM's atomicrmw. `ptxOp` is the
+  /// operation and type as PTX spells them (`add.u32`, `add.noftz.f16`);
+  /// with `returnsOld` (atom, not red) `old` receives the old value.
+  virtual bool createAtomicRMW(mlir::OpBuilder &b, mlir::Location loc,
+                               llvm::StringRef ptxOp, mlir::Value ptr,
+                               mlir::Value value,
+                               mlir::LLVM::AtomicOrdering ordering,
+                               MemScope scope, bool returnsOld,
+                               mlir::Value &old) const {
+    return false;
+  }
   /// The LLVM sync scope of a PTX memory scope.
   virtual llvm::StringRef getSyncScope(MemScope scope) const = 0;
   /// Once the module is lowered (`kernels`: its entries): what the target's

@@ -286,6 +286,66 @@ public:
     LLVM::UnreachableOp::create(b, loc);
   }
 
+  /// LLVM 22's NVPTX backend emits every atomicrmw as a relaxed .gpu atom
+  /// whatever its syncscope and ordering (only cmpxchg keeps them), which
+  /// is right for PTX's default only: anything else is NVIDIA's own
+  /// instruction, atom{.sem}{.scope}{.space}.op.type (red without a result).
+  bool createAtomicRMW(OpBuilder &b, Location loc, StringRef ptxOp, Value ptr,
+                       Value value, LLVM::AtomicOrdering ordering,
+                       MemScope scope, bool returnsOld,
+                       Value &old) const override {
+    using O = LLVM::AtomicOrdering;
+    if (scope == MemScope::gpu && ordering == O::monotonic)
+      return false;
+    StringRef sem = ordering == O::monotonic ? ".relaxed"
+                    : ordering == O::acquire ? ".acquire"
+                    : ordering == O::release ? ".release"
+                    : ordering == O::acq_rel ? ".acq_rel"
+                                             : "";
+    if (sem.empty())
+      return false;
+    StringRef scopeText = scope == MemScope::cta       ? ".cta"
+                          : scope == MemScope::cluster ? ".cluster"
+                          : scope == MemScope::gpu     ? ".gpu"
+                                                       : ".sys";
+    unsigned as = cast<LLVM::LLVMPointerType>(ptr.getType()).getAddressSpace();
+    StringRef space = as == 1 ? ".global" : as == 3 ? ".shared" : "";
+    // The value in an NVPTX register of its width.
+    Type t = value.getType();
+    unsigned bits = t.getIntOrFloatBitWidth();
+    if (auto v = dyn_cast<VectorType>(t))
+      bits = v.getNumElements() * v.getElementType().getIntOrFloatBitWidth();
+    Type reg = t.isF32() || t.isF64() || t.isInteger()
+                   ? t
+                   : Type(b.getIntegerType(bits));
+    char letter = reg.isF32()   ? 'f'
+                  : reg.isF64() ? 'd'
+                  : bits == 16  ? 'h'
+                  : bits == 32  ? 'r'
+                                : 'l';
+    Value v = reg == t ? value : LLVM::BitcastOp::create(b, loc, reg, value);
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+    std::string qualified = (sem + scopeText + space + "." + ptxOp).str();
+    auto create = [&](TypeRange results, StringRef text,
+                      std::string constraints) {
+      return LLVM::InlineAsmOp::create(
+          b, loc, results, ValueRange{addr, v}, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    };
+    if (!returnsOld) {
+      create(TypeRange{}, "red" + qualified + " [$0], $1;",
+             std::string("l,") + letter + ",~{memory}");
+      old = Value();
+      return true;
+    }
+    Value r = create(TypeRange{reg}, "atom" + qualified + " $0, [$1], $2;",
+                     std::string("=") + letter + ",l," + letter + ",~{memory}")
+                  .getResult(0);
+    old = reg == t ? r : LLVM::BitcastOp::create(b, loc, t, r);
+    return true;
+  }
+
   StringRef getSyncScope(MemScope scope) const override {
     switch (scope) {
     case MemScope::cta:
