@@ -17,6 +17,11 @@ for f in "$root"/test/verify/sweeps/*.ptx; do
     -o "$root/.verify/ours/$(basename "$f")"
 done
 echo "built $(ls "$root/.verify/ours" | wc -l) NVPTX modules into .verify/ours"
+# The memory-model litmus tests (test/verify/litmus): our NVPTX build.
+python3 "$root/test/verify/litmus/gen-litmus.py" "$root/test/verify/litmus/litmus.ptx"
+mkdir -p "$root/.verify/litmus"
+"$tool" compile "$root/test/verify/litmus/litmus.ptx" --target nvptx \
+  --arch sm_90 --emit=asm -o "$root/.verify/litmus/ours.ptx"
 if [ "${SWEEPS_ONLY:-0}" != 1 ]; then
   if [ -z "${OSS_BIN:-}" ] && [ -d "$root/.oss/bin" ]; then
     export OSS_BIN="$root/.oss/bin"

@@ -15,6 +15,7 @@ export OUT
 mkdir -p "$OUT"
 start=$SECONDS
 bash test/verify/run-on-device.sh "${RANDOM_INPUTS:-16777216}" > "$OUT/sweeps.log" 2>&1
+bash test/verify/litmus/run-on-device.sh > "$OUT/litmus.log" 2>&1
 BUDGET=${COMPARE_BUDGET:-300} bash test/shim/compare-on-device.sh \
   > "$OUT/compare.log" 2>&1
 BUDGET=${SHIM_BUDGET:-150} bash test/shim/run-on-device.sh > "$OUT/shim.log" 2>&1
@@ -27,5 +28,8 @@ BUDGET=${SHIM_BUDGET:-150} bash test/shim/run-on-device.sh > "$OUT/shim.log" 2>&
   awk '/^total:/ { printf "real kernels, launch by launch   %s programs %7s launches %10s mismatches (%s same, %s nondeterministic, %s beyond 16 a kernel, %s errors)\n", $2, $4, $9, $7, $11, $13, $15 }' \
     "$OUT/compare.txt"
   grep '^total:' "$OUT/table.txt" | sed 's/^total:/programs under the shim (strict):/'
+  awk '/^== /{b=$2} /^litmus [a-z]/{n[b]++; if ($3=="synced") s[b]++; if (/FAIL/) f[b]++}
+       END {for (k in n) printf "litmus (%s build): %d tests, %d synchronized, %d failed\n", k, n[k], s[k], f[k]}' \
+    "$OUT/litmus.txt"
   echo "device time: $((SECONDS - start)) s"
 } | tee "$OUT/summary.txt"
