@@ -14,7 +14,7 @@ nvcc -O2 -o "$bin/litmus" test/verify/litmus/litmus.cpp -lcuda || exit 2
 status=0
 run() {
   echo "== $1: $2"
-  "$bin/litmus" "$2" "${ROUNDS:-4096}" "${GROUPS:-32}" || return 1
+  "$bin/litmus" "$2" "${LITMUS_ROUNDS:-4096}" "${LITMUS_GROUPS:-32}" || return 1
 }
 {
   run nvidia test/verify/litmus/litmus.ptx || status=1
