@@ -100,7 +100,9 @@ std::string checkSReg(Operation *op, const TargetInfo &target) {
   SpecialRegAttr reg = cast<SRegOp>(op).getReg();
   if (reg.getReg() == SReg::envreg &&
       !target.hasEnvironmentRegister(reg.getIndex()))
-    return ("special register %" + stringifySReg(reg.getReg())).str();
+    return ("special register %" + stringifySReg(reg.getReg()) +
+            std::to_string(reg.getIndex()))
+        .str();
   return "";
 }
 

@@ -244,7 +244,7 @@ ptx.global @bytes : global b8 {dims = array<i64: 2>,
 // SpecialRegister: %envreg<n> on AMDGPU is the grid workspace's address
 // (1 and 2) only.
 ptx.func @envreg3 attributes {params = [], returns = []} {
-  // expected-error @+2 {{unsupported: special register %envreg}}
+  // expected-error @+2 {{unsupported: special register %envreg3}}
   // expected-note @+1 {{in 'envreg3'}}
   %0 = ptx.sreg <envreg3> : i32
   ptx.ret
