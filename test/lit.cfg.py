@@ -10,7 +10,7 @@ config.suffixes = [".mlir", ".ptx", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.zluda_obj_root, "test")
 # Inputs, not tests.
-config.excludes = ["corpus", "cuda", "unit", "verify", "Inputs", "fuzz-regressions", "fuzz", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["corpus", "cuda", "emu", "unit", "verify", "Inputs", "fuzz-regressions", "fuzz", "lit.cfg.py", "lit.site.cfg.py"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""ISA-level reproducers of the emulator defects amdgpu_runner.py works around.
+
+Each case is a small kernel written in AMDGPU assembly (assembled here with LLVM's clang + lld into a code
+object), the values it must produce (computed in Python from the ISA's definition), and the defect it shows.
+Every case runs twice, each in its own process:
+  emulator: through the emulator's own driver, emu.run_asm(), with no workaround of ours (a crash is reported);
+  runner:   through amdgpu_runner.run(), with its workarounds.
+
+  ZLUDA_AMD_EMULATOR=/path/to/exported/tinygrad python3 test/emu/defects.py [-k CASE] [--llvm /usr/lib/llvm-22/bin]
+
+The exit status is 0 when every case's runner result is right (the emulator results are expected to be wrong).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+M32 = 0xffffffff
+
+
+def u32(x: int) -> int: return x & M32
+def f32_bits(x: float) -> int: return struct.unpack('<I', struct.pack('<f', x))[0]
+def sext24(x: int) -> int: return (x & 0xffffff) - (1 << 24 if x & 0x800000 else 0)
+
+
+# ─── kernels ──────────────────────────────────────────────────────────────────
+
+def _wait_k(arch: str) -> str: return 's_wait_kmcnt 0' if arch.startswith('gfx12') else 's_waitcnt lgkmcnt(0)'
+
+
+def asm_kernel(arch: str, body: str, *, lds: int = 0, private: int = 0, workitem_ids: int = 0, denorm: tuple = (3, 3),
+               data: str = '', wgid: bool = False) -> str:
+  """A kernel `t(out, in)` (two global pointers): the prologue loads out into s[2:3], in into s[8:9] and leaves
+  v10 = 4 * v0 (the lane's dword offset for a 1-D block); `body` computes v1; the epilogue stores it to out[v10]."""
+  return f"""\t.amdgcn_target "amdgcn-amd-amdhsa--{arch}"
+\t.text
+\t.globl t
+\t.p2align 8
+\t.type t,@function
+t:
+\ts_load_b64 s[2:3], s[0:1], 0x0
+\ts_load_b64 s[8:9], s[0:1], 0x8
+\t{_wait_k(arch)}
+\tv_lshlrev_b32 v10, 2, v0
+{body}
+\tglobal_store_b32 v10, v1, s[2:3]
+\ts_endpgm
+.Lend:
+\t.size t, .Lend-t
+\t.rodata
+\t.p2align 6
+\t.amdhsa_kernel t
+\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1
+\t\t.amdhsa_kernarg_size 16
+\t\t.amdhsa_next_free_vgpr 16
+\t\t.amdhsa_next_free_sgpr 16
+\t\t.amdhsa_wavefront_size32 1
+\t\t.amdhsa_float_denorm_mode_32 {denorm[0]}
+\t\t.amdhsa_float_denorm_mode_16_64 {denorm[1]}
+\t\t.amdhsa_group_segment_fixed_size {lds}
+\t\t.amdhsa_private_segment_fixed_size {private}
+\t\t.amdhsa_enable_private_segment {1 if private else 0}
+\t\t.amdhsa_system_vgpr_workitem_id {workitem_ids}
+\t\t.amdhsa_system_sgpr_workgroup_id_x {1 if wgid else 0}
+\t.end_amdhsa_kernel
+{data}
+\t.amdgpu_metadata
+---
+amdhsa.version: [1, 2]
+amdhsa.target: amdgcn-amd-amdhsa--{arch}
+amdhsa.kernels:
+  - .name: t
+    .symbol: t.kd
+    .kernarg_segment_size: 16
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: {lds}
+    .private_segment_fixed_size: {private}
+    .wavefront_size: 32
+    .sgpr_count: 16
+    .vgpr_count: 16
+    .max_flat_workgroup_size: 1024
+    .args:
+      - {{.offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}}
+      - {{.offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global}}
+...
+\t.end_amdgpu_metadata
+"""
+
+
+def assemble(src: str, arch: str, llvm: str, tmp: str, name: str) -> bytes:
+  s, o = os.path.join(tmp, f'{name}.s'), os.path.join(tmp, f'{name}.hsaco')
+  with open(s, 'w') as f: f.write(src)
+  r = subprocess.run([os.path.join(llvm, 'clang'), '-x', 'assembler', '-target', 'amdgcn-amd-amdhsa', f'-mcpu={arch}',
+                      '-mcode-object-version=5', s, '-o', o], capture_output=True, text=True)
+  if r.returncode: raise RuntimeError(f'assembling {name} failed:\n{r.stderr}')
+  with open(o, 'rb') as f: return f.read()
+
+
+# ─── the cases ────────────────────────────────────────────────────────────────
+# name -> dict(arch, body or src, block, inputs (u32 per lane), expect(inputs) -> list of u32 (one per lane),
+#              kw (asm_kernel options), about)
+
+def bf16(x: float) -> int: return f32_bits(x) >> 16   # exact for the small values used here
+
+
+def _mul_hi_inputs(n):
+  vals = [0x800000, 0xffffff, 0x7fffff, 0x123456, 0xfedcba, 0x000003, 0xff000001, 0xabcdef01]
+  return [vals[i % len(vals)] for i in range(n)]
+
+
+CASES = {
+  's_getpc_b64': dict(
+    about='s_getpc_b64 is not implemented (its pcode reads PC, which the scalar compiler does not provide); every '
+          'kernel reading a module variable or a constant table starts with it',
+    body="""\ts_getpc_b64 s[4:5]
+\ts_add_u32 s4, s4, value@rel32@lo+4
+\ts_addc_u32 s5, s5, value@rel32@hi+12
+\ts_load_b32 s6, s[4:5], 0x0
+\ts_waitcnt lgkmcnt(0)
+\tv_mov_b32 v1, s6""",
+    kw=dict(data='\t.p2align 2\nvalue:\n\t.long 0x12345678'),
+    expect=lambda inp: [0x12345678] * len(inp)),
+  's_setpc_b64': dict(
+    about='s_setpc_b64 / s_swappc_b64 (function calls and returns) are not implemented either (pcode reads PC)',
+    body="""\ts_load_b64 s[4:5], s[8:9], 0x0
+\tv_mov_b32 v1, 1
+\ts_waitcnt lgkmcnt(0)
+\ts_swappc_b64 s[6:7], s[4:5]
+\tv_mov_b32 v1, 2
+\t.globl target
+target:
+\tv_add_nc_u32 v1, 10, v1""",
+    pass_symbol='target',    # in[0..1] = the address of `target`
+    expect=lambda inp: [11] * len(inp)),
+  # The 24-bit multiplies, one case each: operands with high bits set / negative 24-bit values.
+  **{f'{op}': dict(
+    about=f'{op}: the pcode\'s S0.{t}/S1.{t} keep all 32 bits (no {t} type): high bits are not dropped'
+          + (' and negative 24-bit values are not sign-extended' if t == 'i24' else ''),
+    body=f"""\tglobal_load_b32 v2, v10, s[8:9]
+\tv_mov_b32 v3, 0xff00abcd
+\ts_waitcnt vmcnt(0)
+\t{op} v1, v2, {'0x654321' if 'mad' not in op else '0xfff001, v3'}""",
+    inputs=_mul_hi_inputs,
+    expect=(lambda fn: lambda inp: [u32(fn(a)) for a in inp])(fn))
+    for op, t, fn in [
+      ('v_mul_hi_i32_i24', 'i24', lambda a: (sext24(a) * sext24(0x654321)) >> 32),
+      ('v_mul_i32_i24', 'i24', lambda a: sext24(a) * sext24(0x654321)),
+      ('v_mad_i32_i24', 'i24', lambda a: sext24(a) * sext24(0xfff001) + 0xff00abcd),
+      ('v_mul_hi_u32_u24', 'u24', lambda a: ((a & 0xffffff) * 0x654321) >> 32),
+      ('v_mul_u32_u24', 'u24', lambda a: (a & 0xffffff) * 0x654321),
+      ('v_mad_u32_u24', 'u24', lambda a: (a & 0xffffff) * 0xfff001 + 0xff00abcd)]},
+  'inline_inv2pi_f32': dict(
+    about='inline constant 1/(2*pi) (operand 248) reads as 0 in wave 0 of every workgroup: run_asm stores the HW_ID '
+          'register value in the same slot of the register file',
+    body='\tv_mov_b32 v1, 0.15915494',
+    expect=lambda inp: [0x3e22f983] * len(inp)),
+  'inline_inv2pi_f64': dict(
+    about='64-bit inline constant 1/(2*pi) is the float constant widened (0x3FC45F30_60000000, low word 0x60000000 '
+          'with the runner\'s register set-up but without its fix; 0 under run_asm, which also clobbers the slot) '
+          'instead of the double 0x3FC45F30_6DC9C882: v_add_f64 v[1:2], 1/(2*pi), 0, low word',
+    body="""\t.long 0xd7270001, 0x000100f8   // v_add_f64 v[1:2], 1/(2*pi) (operand 248), 0""",
+    expect=lambda inp: [0x6dc9c882] * len(inp)),
+  'f32_denormal_kept': dict(
+    about='f32 denormals are flushed (run_asm sets DAZ|FTZ) although the descriptor says FLOAT_DENORM_MODE_32 = 3 '
+          '(keep): v_mul_f32 of the smallest denormal by 1.0',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mul_f32 v1, 1.0, v2""",
+    inputs=lambda n: [1 + i for i in range(n)],
+    expect=lambda inp: list(inp)),
+  'f32_denormal_flushed': dict(
+    about='(the other way: FLOAT_DENORM_MODE_32 = 0 flushes; the runner follows the mode)',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mul_f32 v1, 1.0, v2""",
+    kw=dict(denorm=(0, 0)),
+    inputs=lambda n: [1 + i for i in range(n)],
+    expect=lambda inp: [0] * len(inp)),
+  'f64_denormal_kept': dict(
+    about='f64 denormals are flushed too (DAZ|FTZ), FLOAT_DENORM_MODE_16_64 = 3: v_mul_f64 of a denormal by 1.0, '
+          'low word',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\tv_mov_b32 v3, 0
+\ts_waitcnt vmcnt(0)
+\tv_mul_f64 v[4:5], 1.0, v[2:3]
+\tv_mov_b32 v1, v4""",
+    inputs=lambda n: [1 + i for i in range(n)],
+    expect=lambda inp: list(inp)),
+  's_denorm_mode': dict(
+    about='s_denorm_mode has no pcode and is ignored (no MODE register): a kernel starting in flush mode that '
+          'switches to keep (s_denorm_mode 0xf) must keep denormals',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\ts_denorm_mode 0xf
+\tv_mul_f32 v1, 1.0, v2""",
+    kw=dict(denorm=(0, 0)),
+    inputs=lambda n: [1 + i for i in range(n)],
+    expect=lambda inp: list(inp)),
+  's_getreg_mode': dict(
+    about='s_getreg_b32 reads "HW registers" from register-file slots 244+id, which overlap the inline constants '
+          '(MODE = slot 245 = the constant -2.0). Expected: MODE as compute_pgm_rsrc1 initialises it (denorm 3/3, '
+          'DX10_CLAMP, IEEE) = 0x3f0',
+    body="""\ts_getreg_b32 s4, hwreg(HW_REG_MODE)
+\tv_mov_b32 v1, s4""",
+    expect=lambda inp: [0x3f0] * len(inp)),
+  's_setreg_mode': dict(
+    about='s_setreg_b32 cannot be compiled (its pcode calls writeableBitMask and writes HW_REGISTERS)',
+    body="""\ts_mov_b32 s4, 0
+\ts_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s4
+\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mul_f32 v1, 1.0, v2""",
+    inputs=lambda n: [1 + i for i in range(n)],
+    expect=lambda inp: [0] * len(inp)),
+  'ds_inactive_lanes': dict(
+    about='DS loads and stores access LDS for inactive lanes too, at whatever address their VGPRs hold: with a '
+          'stale address in an inactive lane the host process reads far outside the LDS buffer (SIGSEGV)',
+    body="""\tv_mov_b32 v2, 0x7ffffff0
+\tv_mov_b32 v1, 77
+\ts_mov_b32 s4, exec_lo
+\ts_mov_b32 exec_lo, 1
+\tv_mov_b32 v2, 0
+\tds_store_b32 v2, v1
+\tds_load_b32 v1, v2
+\ts_waitcnt lgkmcnt(0)
+\ts_mov_b32 exec_lo, s4""",
+    kw=dict(lds=64),
+    expect=lambda inp: [77] * len(inp)),
+  'buffer_gl0_inv': dict(
+    about='buffer_gl0_inv / buffer_gl1_inv (after every s_barrier in LLVM output) are not decoded for RDNA3 '
+          '(no MUBUF format in the RDNA3 decoder)',
+    body="""\tv_mov_b32 v1, 5
+\ts_barrier
+\tbuffer_gl0_inv
+\tbuffer_gl1_inv""",
+    expect=lambda inp: [5] * len(inp)),
+  's_trap': dict(
+    about='s_trap (PTX trap, brkpt, assert) cannot be compiled (its pcode has a quoted string); on the device the '
+          'wave stops and the kernel aborts',
+    body="""\tv_mov_b32 v1, 1
+\ts_trap 2""",
+    expect='trap'),
+  'src_shared_base_flat': dict(
+    about='flat access to LDS through a generic address (src_shared_base aperture): the aperture registers read as '
+          'the sign-extended 32-bit slot (0 in run_asm), so flat_load goes to host address 0 + offset (SIGSEGV); '
+          'expected: the LDS word written by ds_store',
+    body="""\tv_mov_b32 v2, 0
+\tv_mov_b32 v3, 42
+\tds_store_b32 v2, v3 offset:8
+\ts_mov_b64 s[4:5], src_shared_base
+\ts_waitcnt lgkmcnt(0)
+\tv_mov_b32 v2, 8
+\tv_mov_b32 v3, s5
+\tflat_load_b32 v1, v[2:3]
+\ts_waitcnt vmcnt(0) lgkmcnt(0)""",
+    kw=dict(lds=64),
+    expect=lambda inp: [42] * len(inp)),
+  'src_private_base_flat': dict(
+    about='flat access to private (scratch) memory through a generic address (src_private_base): the emulator sends '
+          'the generic address to host memory instead of the lane\'s scratch; expected: what scratch_store wrote',
+    body="""\tv_add_nc_u32 v3, 100, v0
+\tscratch_store_b32 off, v3, off offset:4
+\ts_mov_b64 s[4:5], src_private_base
+\tv_mov_b32 v2, 4
+\tv_mov_b32 v3, s5
+\ts_waitcnt vmcnt(0)
+\tflat_load_b32 v1, v[2:3]
+\ts_waitcnt vmcnt(0) lgkmcnt(0)""",
+    kw=dict(private=16),
+    expect=lambda inp: [100 + i for i in range(len(inp))]),
+  'scratch_two_waves': dict(
+    about='run_asm gives all waves of a workgroup one scratch buffer: with 2 waves, wave 1\'s scratch stores '
+          'overwrite wave 0\'s while wave 0 waits at the barrier',
+    body="""\tv_add_nc_u32 v3, 100, v0
+\tscratch_store_b32 off, v3, off offset:4
+\ts_waitcnt_vscnt null, 0
+\ts_barrier
+\tscratch_load_b32 v1, off, off offset:4
+\ts_waitcnt vmcnt(0)""",
+    kw=dict(private=16),
+    block=64,
+    expect=lambda inp: [100 + i for i in range(len(inp))]),
+  'workitem_id_y_disabled': dict(
+    about='run_asm packs tid.y/tid.z into v0 even when the descriptor enables only X (VGPR_WORKITEM_ID = 0); LLVM '
+          'then uses v0 unmasked as tid.x. Block (4, 8): v1 := v0, expected x = lane % 4',
+    body='\tv_mov_b32 v1, v0\n\tv_lshlrev_b32 v10, 2, v11',   # v11 = the flat lane id, set below
+    prologue='\tv_mbcnt_lo_u32_b32 v11, -1, 0',
+    block=(4, 8, 1),
+    expect=lambda inp: [i % 4 for i in range(len(inp))]),
+  'gfx12_flat': dict(
+    arch='gfx1201',
+    about='RDNA4 flat_load/flat_store to global memory',
+    body="""\tv_mov_b32 v1, 0
+\tv_add_co_u32 v2, vcc_lo, s8, v10
+\tv_add_co_ci_u32_e64 v3, null, s9, 0, vcc_lo
+\tflat_load_b32 v4, v[2:3]
+\ts_wait_loadcnt_dscnt 0
+\tv_add_nc_u32 v4, 1, v4
+\tv_add_co_u32 v2, vcc_lo, s2, v10
+\tv_add_co_ci_u32_e64 v3, null, s3, 0, vcc_lo
+\tflat_store_b32 v[2:3], v4
+\ts_wait_storecnt 0
+\tflat_load_b32 v1, v[2:3]
+\ts_wait_loadcnt_dscnt 0""",
+    inputs=lambda n: [1000 + i for i in range(n)],
+    expect=lambda inp: [x + 1 for x in inp]),
+  'gfx12_atomic_return': dict(
+    arch='gfx1201',
+    about='RDNA4 global/flat atomics with TH_ATOMIC_RETURN do not write the pre-op value back (the emulator looks '
+          'for a `glc` bit, which RDNA4 encodings do not have): global_atomic_add_u32 returning into v1',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_wait_loadcnt 0
+\tglobal_store_b32 v10, v2, s[2:3]
+\ts_wait_storecnt 0
+\tv_mov_b32 v3, 5
+\tv_mov_b32 v1, 0
+\tglobal_atomic_add_u32 v1, v10, v3, s[2:3] th:TH_ATOMIC_RETURN
+\ts_wait_loadcnt 0""",
+    inputs=lambda n: [1000 + i for i in range(n)],
+    expect=lambda inp: list(inp)),
+  'gfx12_atomic_pk_add_bf16': dict(
+    arch='gfx1201',
+    about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
+          '(i, -i) + (1.0, 1.0) must be (i + 1, 1 - i)',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_wait_loadcnt 0
+\tglobal_store_b32 v10, v2, s[2:3]
+\ts_wait_storecnt 0
+\tv_mov_b32 v3, 0x3f803f80
+\tglobal_atomic_pk_add_bf16 v10, v3, s[2:3]
+\ts_wait_storecnt 0
+\tglobal_load_b32 v1, v10, s[2:3]
+\ts_wait_loadcnt 0""",
+    inputs=lambda n: [bf16(i) | bf16(-i) << 16 for i in range(n)],
+    expect=lambda inp: [bf16(i + 1) | bf16(1 - i) << 16 for i in range(len(inp))]),
+}
+
+
+def build_case(name: str, llvm: str, tmp: str) -> bytes:
+  c = CASES[name]
+  arch = c.get('arch', 'gfx1100')
+  body = c.get('prologue', '') + '\n' + c['body'] if c.get('prologue') else c['body']
+  return assemble(asm_kernel(arch, body, **c.get('kw', {})), arch, llvm, tmp, name)
+
+
+def _block(c) -> tuple:
+  b = c.get('block', 32)
+  return (b, 1, 1) if isinstance(b, int) else b
+
+
+# ─── running one case (in a child process) ──────────────────────────────────
+
+
+def run_case(name: str, mode: str, code: bytes) -> dict:
+  """Runs case `name` in this process: mode 'runner' (amdgpu_runner.run) or 'emulator' (emu.run_asm, raw)."""
+  if mode == 'emulator': os.environ['ZLUDA_EMU_NO_WORKAROUNDS'] = '1'
+  import amdgpu_runner as ar
+  c = CASES[name]
+  block = _block(c)
+  n = block[0] * block[1] * block[2]
+  inputs = c['inputs'](n) if 'inputs' in c else [0] * n
+  out, inp = ar.Buffer(4 * n), ar.Buffer(struct.pack(f'<{n}I', *inputs))
+  loaded = ar.load(code)
+  if 'pass_symbol' in c: inp.write(struct.pack('<Q', loaded.symbol_addr(c['pass_symbol'])))
+  try:
+    if mode == 'runner': ar.run(loaded, 't', (1, 1, 1), block, [out, inp])
+    else: _run_asm(ar, loaded, block, [out, inp])
+  except ar.KernelTrap as e: return {'trap': str(e)}
+  except Exception as e: return {'error': f'{type(e).__name__}: {str(e)[:400]}'}
+  return {'out': list(struct.unpack(f'<{n}I', out.read()))}
+
+
+def _run_asm(ar, loaded, block, args):
+  """The emulator's own driver: emu.run_asm(entry, size, grid, block, kernarg pointer, rsrc2, scratch, arch)."""
+  em = ar.get_emulator()
+  kernel = loaded.co.kernels['t']
+  kd = kernel.descriptor
+  shape = ar.DispatchShape((1, 1, 1), block, 1, 0)
+  kernargs = ar.HostMemory(256)
+  kernargs.write(ar.build_kernargs(kernel, args, shape, {'shared_hi': 0, 'private_hi': 0}, {}, 'error'))
+  entry = loaded.base + kernel.descriptor_symbol.value + kd.kernel_code_entry_byte_offset
+  # The CP takes the LDS size from the dispatch packet: give it in rsrc2's GRANULATED_LDS_SIZE (512-byte units), as
+  # tinygrad's mock driver does.
+  lds_granules = (kernel.group_segment_fixed_size + 511) // 512
+  rsrc2 = kd.compute_pgm_rsrc2 | lds_granules << 15
+  arch = ar.emulator_arch(loaded.co.processor)
+  em.emu.run_asm(entry, loaded.co.image_size, 1, 1, 1, *block, kernargs.addr, rsrc2, kernel.private_segment_fixed_size, arch)
+
+
+# ─── driver ───────────────────────────────────────────────────────────────────
+
+
+def _child(name: str, mode: str, hsaco: str) -> dict:
+  r = subprocess.run([sys.executable, __file__, '--child', name, mode, hsaco], capture_output=True, text=True)
+  if r.returncode < 0: return {'crash': f'killed by signal {-r.returncode}'}
+  try: return json.loads(r.stdout.strip().splitlines()[-1])
+  except (ValueError, IndexError): return {'error': f'exit {r.returncode}: {r.stderr.strip()[-400:]}'}
+
+
+def _verdict(c, res: dict) -> tuple[bool, str]:
+  block = _block(c)
+  n = block[0] * block[1] * block[2]
+  inputs = c['inputs'](n) if 'inputs' in c else [0] * n
+  if c['expect'] == 'trap':
+    if 'trap' in res: return True, 'trapped'
+    return False, 'no trap: ' + (str(res['out'][:4]) if 'out' in res else str(res))
+  if 'out' not in res: return False, next(iter(res.values()))
+  exp = c['expect'](inputs)
+  bad = [i for i in range(n) if res['out'][i] != exp[i]]
+  if not bad: return True, f'{n} lanes right'
+  i = bad[0]
+  return False, f'{len(bad)}/{n} lanes wrong, lane {i}: {res["out"][i]:#010x}, expected {exp[i]:#010x}'
+
+
+def main() -> int:
+  if len(sys.argv) > 1 and sys.argv[1] == '--child':
+    name, mode, path = sys.argv[2:5]
+    with open(path, 'rb') as f: print(json.dumps(run_case(name, mode, f.read())))
+    return 0
+  p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+  p.add_argument('-k', dest='only', action='append')
+  p.add_argument('--llvm', default='/usr/lib/llvm-22/bin')
+  a = p.parse_args()
+  failed = 0
+  with tempfile.TemporaryDirectory() as tmp:
+    for name, c in CASES.items():
+      if a.only and name not in a.only: continue
+      code = build_case(name, a.llvm, tmp)
+      path = os.path.join(tmp, f'{name}.hsaco')
+      verdicts = {mode: _verdict(c, _child(name, mode, path)) for mode in ('emulator', 'runner')}
+      failed += not verdicts['runner'][0]
+      print(f'{name} [{c.get("arch", "gfx1100")}]: {c["about"]}')
+      for mode, (ok, msg) in verdicts.items(): print(f'    {mode:8} {"ok  " if ok else "WRONG"} {msg}')
+  return 1 if failed else 0
+
+
+if __name__ == '__main__':
+  sys.exit(main())
