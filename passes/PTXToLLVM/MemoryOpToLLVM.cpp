@@ -122,11 +122,15 @@ Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
     Value dp =
         LLVM::GEPOp::create(b, loc, dst.getType(), i8, dst,
                             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-    // Only bytes inside the source are read.
-    Value safe = LLVM::SelectOp::create(b, loc, inRange, sp, src);
-    Value v = LLVM::LoadOp::create(b, loc, i8, safe, 1);
-    Value byte =
-        LLVM::SelectOp::create(b, loc, inRange, v, constInt(b, loc, i8, 0));
+    // Only bytes inside the source are read: a masked load (the source
+    // address of the bytes past its size may be out of bounds, even all of
+    // them with size 0), zero where the mask is off.
+    auto v1i1 = VectorType::get({1}, b.getI1Type());
+    auto v1i8 = VectorType::get({1}, i8);
+    Value mask = LLVM::BitcastOp::create(b, loc, v1i1, inRange);
+    Value zero = LLVM::ZeroOp::create(b, loc, v1i8);
+    Value v = LLVM::MaskedLoadOp::create(b, loc, v1i8, sp, mask, zero, 1);
+    Value byte = LLVM::BitcastOp::create(b, loc, i8, v);
     LLVM::StoreOp::create(b, loc, byte, dp, 1);
   }
   return SmallVector<Value>{};
