@@ -279,7 +279,8 @@ module {
     ptx.ret %0 : i1
   }
   // cp.async copies at once (commit/wait are nothing); with a source size
-  // each byte below it is read, the others are zero.
+  // each byte below it is read (masked: the others are never read), the
+  // others are zero.
   // CHECK-LABEL: llvm.func internal @cp_async(
   // CHECK-SAME: %[[P:.*]]: i64, %[[N:.*]]: i32)
   // CHECK: %[[BUF:.*]] = llvm.mlir.addressof @cp_async.buf : !llvm.ptr<3>
@@ -290,9 +291,11 @@ module {
   // CHECK: %[[DST:.*]] = llvm.getelementptr %[[BUF]][%{{.*}}] : (!llvm.ptr<3>, i64)
   // CHECK-SAME: -> !llvm.ptr<3>, i8
   // CHECK: %[[IN:.*]] = llvm.icmp "slt" %{{.*}}, %[[N]] : i32
-  // CHECK: %[[B:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
-  // CHECK: %[[Z:.*]] = llvm.mlir.constant(0 : i8) : i8
-  // CHECK: %[[V:.*]] = llvm.select %[[IN]], %[[B]], %[[Z]] : i1, i8
+  // CHECK: %[[M:.*]] = llvm.bitcast %[[IN]] : i1 to vector<1xi1>
+  // CHECK: %[[Z:.*]] = llvm.mlir.zero : vector<1xi8>
+  // CHECK: %[[B:.*]] = llvm.intr.masked.load %{{.*}}, %[[M]], %[[Z]] {alignment = 1 : i32}
+  // CHECK-SAME: : (!llvm.ptr<1>, vector<1xi1>, vector<1xi8>) -> vector<1xi8>
+  // CHECK: %[[V:.*]] = llvm.bitcast %[[B]] : vector<1xi8> to i8
   // CHECK: llvm.store %[[V]], %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<3>
   // CHECK-COUNT-3: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<3>
   // CHECK-NOT: llvm.store
