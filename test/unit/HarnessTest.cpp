@@ -98,3 +98,57 @@ TEST_CASE("the harness's inputs come from a counter, as on the GPU",
                                        seed, (uint64_t(1) << 30) + 1);
   CHECK((x.a != y.a || x.b != y.b || x.c != y.c));
 }
+
+TEST_CASE("record mode: the sample, the digests, SHA-256", "[harness]") {
+  // FIPS 180-4's examples.
+  const uint8_t abc[] = {'a', 'b', 'c'};
+  auto d = harness::sha256(abc, 3);
+  CHECK(harness::hex(d.data(), d.size()) ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  std::string two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  d = harness::sha256(reinterpret_cast<const uint8_t *>(two.data()),
+                      two.size());
+  CHECK(harness::hex(d.data(), d.size()) ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  // Not exhaustive: the harness's own first inputs, the whole edge grid
+  // and random tuples after it, in whole blocks.
+  CHECK(harness::kRecordInputs % harness::kRecordChunk == 0);
+  CHECK(harness::kRecordInputs > harness::gridSize() + 65536);
+  uint64_t seed = harness::seedOf("add_s32");
+  for (uint64_t j : {uint64_t(0), uint64_t(140607), uint64_t(140608),
+                     harness::kRecordInputs - 1}) {
+    harness::Inputs r = harness::recordInputAt(false, seed, j);
+    harness::Inputs h =
+        harness::inputAt(harness::kEdges, harness::kEdgeCount, seed, j);
+    CHECK((r.a == h.a && r.b == h.b && r.c == h.c));
+  }
+  // Exhaustive: every 16-bit value in both halves, then the edges; b = c = 0.
+  std::set<uint32_t> lows, highs;
+  for (uint64_t j = 0; j < 65536; ++j) {
+    harness::Inputs r = harness::recordInputAt(true, seed, j);
+    CHECK((r.b == 0 && r.c == 0));
+    lows.insert(r.a & 0xffff);
+    highs.insert(r.a >> 16);
+  }
+  CHECK(lows.size() == 65536);
+  CHECK(highs.size() == 65536);
+  for (uint64_t k = 0; k < harness::kEdgeCount; ++k)
+    CHECK(harness::recordInputAt(true, seed, 65536 + k).a == harness::kEdges[k]);
+  // One digest of 16 hex digits a chunk; a change in any output changes its
+  // chunk's digest only.
+  std::vector<uint64_t> out(1000);
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = harness::splitmix64(i);
+  std::string before = harness::chunkDigests(out);
+  CHECK(before.size() == 4 * 16);
+  out[600] ^= uint64_t(1) << 63;
+  std::string after = harness::chunkDigests(out);
+  CHECK(before.substr(0, 32) == after.substr(0, 32));
+  CHECK(before.substr(32, 16) != after.substr(32, 16));
+  CHECK(before.substr(48) == after.substr(48));
+  CHECK(harness::valuesHex({0x0102030405060708ull}, 0, 1, 8) ==
+        "0807060504030201");
+  CHECK(harness::valuesHex({0x0102030405060708ull}, 0, 1, 4) == "08070605");
+  CHECK(harness::isApprox("sin_approx_ftz_f32"));
+  CHECK(!harness::isApprox("sin_f32"));
+}

@@ -153,6 +153,177 @@ inline std::vector<std::pair<uint64_t, uint64_t>> chunks(uint64_t total,
   return r;
 }
 
+// ---------------------------------------------------------------------------
+// Record mode (harness --record): NVIDIA's outputs on a fixed sample of a
+// case's inputs, kept for the AMD ISA emulator (test/emu/run-sweeps.py), which
+// reproduces the same inputs and compares digests of the same chunks.
+
+/// Inputs a record digests at a time (one block of the launch).
+constexpr uint64_t kRecordChunk = 256;
+/// Inputs recorded of a case that is not exhaustive: the first ones in the
+/// harness's order, i.e. the whole edge-value grid (140,608) and the random
+/// tuples after it, to 806 whole blocks (65,728 random tuples).
+constexpr uint64_t kRecordInputs = 806 * kRecordChunk;
+/// Inputs recorded of an exhaustive (unary) case: a = j * 0x10001 for
+/// j < 65536 (every 16-bit value in both halves: all of a 16-bit family's
+/// inputs, both lanes of a packed one, every sign/exponent/top-mantissa
+/// pattern of a 32-bit one), then one block of the edge values and random
+/// values of a. All of them are inputs of the harness's 2^32 sweep (b = c = 0).
+constexpr uint64_t kRecordExhaustive = 65536 + kRecordChunk;
+
+/// Input `j` of the record sample of an exhaustive case.
+constexpr Inputs recordExhaustiveAt(uint64_t seed, uint64_t j) {
+  if (j < 65536)
+    return {static_cast<uint32_t>(j * 0x10001u), 0, 0};
+  uint64_t k = j - 65536;
+  if (k < kEdgeCount)
+    return {kEdges[k], 0, 0};
+  return {static_cast<uint32_t>(splitmix64(seed + j)), 0, 0};
+}
+
+/// Input `j` of the record sample of a case (`exhaustive` or not).
+constexpr Inputs recordInputAt(bool exhaustive, uint64_t seed, uint64_t j) {
+  return exhaustive ? recordExhaustiveAt(seed, j)
+                    : inputAt(kEdges, kEdgeCount, seed, j);
+}
+
+/// The chunks whose outputs a record keeps as they are (to show the first
+/// mismatching input there with both values): the first one, and the first
+/// of random tuples (not exhaustive) or of the edge values (exhaustive).
+inline std::vector<uint64_t> rawChunks(bool exhaustive) {
+  return {0, exhaustive ? 65536 / kRecordChunk
+                        : (gridSize() + kRecordChunk - 1) / kRecordChunk};
+}
+
+/// SHA-256 (FIPS 180-4) of `n` bytes.
+inline std::vector<uint8_t> sha256(const uint8_t *data, size_t n) {
+  static const uint32_t k[64] = {
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+      0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+      0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+      0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+      0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+      0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+      0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+      0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+      0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+      0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+      0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  auto rotr = [](uint32_t x, int r) { return (x >> r) | (x << (32 - r)); };
+  std::vector<uint8_t> msg(data, data + n);
+  msg.push_back(0x80);
+  while (msg.size() % 64 != 56)
+    msg.push_back(0);
+  for (int i = 7; i >= 0; --i)
+    msg.push_back(static_cast<uint8_t>((uint64_t(n) * 8) >> (8 * i)));
+  for (size_t off = 0; off < msg.size(); off += 64) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; ++i)
+      w[i] = uint32_t(msg[off + 4 * i]) << 24 |
+             uint32_t(msg[off + 4 * i + 1]) << 16 |
+             uint32_t(msg[off + 4 * i + 2]) << 8 | msg[off + 4 * i + 3];
+    for (int i = 16; i < 64; ++i) {
+      uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5],
+             g = h[6], hh = h[7];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
+                    ((e & f) ^ (~e & g)) + k[i] + w[i];
+      uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) +
+                    ((a & b) ^ (a & c) ^ (b & c));
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
+  }
+  std::vector<uint8_t> out;
+  for (uint32_t v : h)
+    for (int i = 3; i >= 0; --i)
+      out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  return out;
+}
+
+/// Lower-case hex of bytes.
+inline std::string hex(const uint8_t *data, size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    s.push_back(digits[data[i] >> 4]);
+    s.push_back(digits[data[i] & 15]);
+  }
+  return s;
+}
+
+/// The digests of a record: for each chunk of kRecordChunk outputs (64-bit,
+/// little-endian; the last chunk shorter if need be), the first 8 bytes of
+/// the SHA-256 of its bytes, as 16 hex digits, concatenated.
+inline std::string chunkDigests(const std::vector<uint64_t> &outputs) {
+  std::string s;
+  for (auto [base, size] : chunks(outputs.size(), kRecordChunk)) {
+    std::vector<uint8_t> bytes(size * 8);
+    for (uint64_t i = 0; i < size; ++i)
+      for (int j = 0; j < 8; ++j)
+        bytes[i * 8 + j] = static_cast<uint8_t>(outputs[base + i] >> (8 * j));
+    std::vector<uint8_t> d = sha256(bytes.data(), bytes.size());
+    s += hex(d.data(), 8);
+  }
+  return s;
+}
+
+/// Outputs (or inputs) as hex: each value little-endian in `width` bytes
+/// (4: the low words only), concatenated.
+inline std::string valuesHex(const std::vector<uint64_t> &values, size_t from,
+                             size_t count, int width) {
+  std::vector<uint8_t> bytes;
+  bytes.reserve(count * width);
+  for (size_t i = from; i < from + count && i < values.size(); ++i)
+    for (int j = 0; j < width; ++j)
+      bytes.push_back(static_cast<uint8_t>(values[i] >> (8 * j)));
+  return hex(bytes.data(), bytes.size());
+}
+
+/// Whether a case's outputs are compared within a tolerance (the PTX ISA's
+/// bound for a .approx instruction) rather than bit for bit: the record
+/// keeps all of its outputs then.
+inline bool isApprox(const std::string &name) {
+  return name.find("_approx") != std::string::npos;
+}
+
+/// The first 8 bytes of the SHA-256 of a record's inputs (a, b, c of each
+/// input, 32-bit little-endian, in order), as hex: the emulator side checks
+/// that it reproduced them.
+inline std::string inputsDigest(const std::vector<uint32_t> &a,
+                                const std::vector<uint32_t> &b,
+                                const std::vector<uint32_t> &c) {
+  std::vector<uint8_t> bytes;
+  bytes.reserve(a.size() * 12);
+  for (size_t i = 0; i < a.size(); ++i)
+    for (uint32_t v : {a[i], b[i], c[i]})
+      for (int j = 0; j < 4; ++j)
+        bytes.push_back(static_cast<uint8_t>(v >> (8 * j)));
+  std::vector<uint8_t> d = sha256(bytes.data(), bytes.size());
+  return hex(d.data(), 8);
+}
+
 } // namespace harness
 
 #endif // ZLUDA_TEST_VERIFY_HARNESSLOGIC_H

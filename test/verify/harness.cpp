@@ -18,6 +18,18 @@
 // Usage: harness SWEEP_DIR OURS_DIR [RANDOM]   (RANDOM tuples after the
 // edge-value grid, default 2^24; prints a table; exit 1 on any mismatch or
 // error)
+//
+// Record mode: harness --record SWEEP_DIR OUT_FILE [COUNT [EXHAUSTIVE]]
+// runs only NVIDIA's build of each case, on the record sample of its inputs
+// (HarnessLogic.h: the first COUNT inputs in the harness's order, default
+// kRecordInputs = the edge-value grid and 65,728 random tuples; an exhaustive
+// case's EXHAUSTIVE values of a, default kRecordExhaustive), in one launch of
+// blocks of 256, and writes OUT_FILE: JSON lines, a header and one line a
+// case with per-256-input digests, the outputs of two chunks, and all outputs of
+// the .approx cases (test/emu/README.md describes the format). The AMD ISA
+// emulator's runner (test/emu/run-sweeps.py) compares against it.
+// Environment: RECORD_ONLY=F1,F2 records only these cases; RECORD_FULL=1
+// keeps all outputs of every case (to locate mismatching inputs).
 #include "HarnessLogic.h"
 
 #include <cuda.h>
@@ -111,9 +123,169 @@ struct Result {
   std::string error;
 };
 
+
+/// Record mode (see the header comment). Exit 0 when every case was
+/// recorded (a case whose module does not load is recorded with its error,
+/// and makes the exit status 1).
+int record(int argc, char **argv) {
+  if (argc < 4) {
+    std::fprintf(stderr,
+                 "usage: %s --record SWEEP_DIR OUT_FILE [COUNT [EXHAUSTIVE]]\n",
+                 argv[0]);
+    return 2;
+  }
+  std::string sweeps = argv[2], outPath = argv[3];
+  auto blocks256 = [](uint64_t v) {
+    return (v + harness::kRecordChunk - 1) / harness::kRecordChunk *
+           harness::kRecordChunk;
+  };
+  uint64_t count = blocks256(argc > 4 ? std::strtoull(argv[4], nullptr, 0)
+                                      : harness::kRecordInputs);
+  uint64_t countExhaustive =
+      blocks256(argc > 5 ? std::strtoull(argv[5], nullptr, 0)
+                         : harness::kRecordExhaustive);
+  {
+    // The digests' SHA-256 is FIPS 180-4's ("abc").
+    const uint8_t abc[] = {'a', 'b', 'c'};
+    std::vector<uint8_t> d = harness::sha256(abc, 3);
+    if (harness::hex(d.data(), d.size()) !=
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") {
+      std::fprintf(stderr, "self-check: SHA-256 is broken\n");
+      return 2;
+    }
+  }
+  FILE *out = std::fopen(outPath.c_str(), "w");
+  if (!out) {
+    std::fprintf(stderr, "cannot write %s\n", outPath.c_str());
+    return 2;
+  }
+
+  CHECK(cuInit(0));
+  CUdevice dev;
+  CHECK(cuDeviceGet(&dev, 0));
+  char devName[256];
+  CHECK(cuDeviceGetName(devName, sizeof devName, dev));
+  int driver = 0;
+  CHECK(cuDriverGetVersion(&driver));
+  CUcontext ctx;
+  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK(cuCtxSetCurrent(ctx));
+  uint64_t slots = std::max(count, countExhaustive);
+  CUdeviceptr dA, dB, dC, dOut;
+  CHECK(cuMemAlloc(&dA, slots * 4));
+  CHECK(cuMemAlloc(&dB, slots * 4));
+  CHECK(cuMemAlloc(&dC, slots * 4));
+  CHECK(cuMemAlloc(&dOut, slots * 8));
+
+  std::fprintf(out,
+               "{\"format\": \"zluda-sweep-reference\", \"version\": 1, "
+               "\"device\": \"%s\", \"driver\": %d, \"chunk\": %u, "
+               "\"digest\": \"sha256-64\", \"poison\": 171, \"block\": 256, "
+               "\"count\": %" PRIu64 ", \"exhaustive_count\": %" PRIu64 "}\n",
+               devName, driver, unsigned(harness::kRecordChunk), count,
+               countExhaustive);
+  // RECORD_ONLY=F1,F2,...: only these cases; RECORD_FULL=1: all outputs of
+  // every case recorded, not only of the .approx ones (a reference to locate
+  // the inputs of mismatching chunks: a few families at a time).
+  const char *onlyEnv = std::getenv("RECORD_ONLY");
+  const char *fullEnv = std::getenv("RECORD_FULL");
+  std::string only = onlyEnv ? "," + std::string(onlyEnv) + "," : "";
+  bool full = fullEnv && std::string(fullEnv) == "1";
+  int failed = 0, recorded = 0;
+  std::ifstream manifest(sweeps + "/manifest");
+  for (const harness::Case &kase : harness::readManifest(manifest)) {
+    if (!only.empty() && only.find("," + kase.name + ",") == std::string::npos)
+      continue;
+    std::string path = sweeps + "/" + kase.name + ".ptx";
+    std::string text = readFile(path);
+    std::string error;
+    CUmodule mod = nullptr;
+    CUfunction fn;
+    if (text.empty())
+      error = "cannot read " + path;
+    else {
+      CUresult lr = cuModuleLoadData(&mod, text.c_str());
+      if (lr != CUDA_SUCCESS) {
+        const char *s = nullptr;
+        cuGetErrorString(lr, &s);
+        error = std::string("cuModuleLoadData: ") + (s ? s : "?");
+        mod = nullptr;
+      } else
+        CHECK(cuModuleGetFunction(&fn, mod, "k"));
+    }
+    std::fprintf(out,
+                 "{\"family\": \"%s\", \"suite\": \"%s\", \"exhaustive\": %s, "
+                 "\"shared\": %u",
+                 kase.name.c_str(), kase.suite.c_str(),
+                 kase.exhaustive ? "true" : "false", kase.sharedBytes);
+    if (!error.empty()) {
+      std::string quoted;
+      for (char ch : error)
+        if (ch != '"' && ch != '\\' && static_cast<unsigned char>(ch) >= 32)
+          quoted.push_back(ch);
+      std::fprintf(out, ", \"error\": \"%s\"}\n", quoted.c_str());
+      ++failed;
+      continue;
+    }
+    uint64_t n = kase.exhaustive ? countExhaustive : count;
+    uint64_t seed = harness::seedOf(kase.name);
+    std::vector<uint32_t> a(n), b(n), c(n);
+    for (uint64_t j = 0; j < n; ++j) {
+      harness::Inputs v = harness::recordInputAt(kase.exhaustive, seed, j);
+      a[j] = v.a;
+      b[j] = v.b;
+      c[j] = v.c;
+    }
+    CHECK(cuMemcpyHtoD(dA, a.data(), n * 4));
+    CHECK(cuMemcpyHtoD(dB, b.data(), n * 4));
+    CHECK(cuMemcpyHtoD(dC, c.data(), n * 4));
+    // As the compare mode launches a chunk: outputs poisoned, blocks of 256.
+    CHECK(cuMemsetD8(dOut, 0xAB, n * 8));
+    unsigned n32 = static_cast<unsigned>(n);
+    void *args[] = {&dOut, &dA, &dB, &dC, &n32};
+    CHECK(cuLaunchKernel(fn, static_cast<unsigned>((n + 255) / 256), 1, 1, 256,
+                         1, 1, kase.sharedBytes, nullptr, args, nullptr));
+    CHECK(cuCtxSynchronize());
+    std::vector<uint64_t> outputs(n);
+    CHECK(cuMemcpyDtoH(outputs.data(), dOut, n * 8));
+    CHECK(cuModuleUnload(mod));
+    std::fprintf(out,
+                 ", \"count\": %" PRIu64 ", \"inputs\": \"%s\", "
+                 "\"digests\": \"%s\", \"raw\": {",
+                 n, harness::inputsDigest(a, b, c).c_str(),
+                 harness::chunkDigests(outputs).c_str());
+    const char *sep = "";
+    for (uint64_t chunk : harness::rawChunks(kase.exhaustive)) {
+      uint64_t from = chunk * harness::kRecordChunk;
+      if (from >= n)
+        continue;
+      std::fprintf(
+          out, "%s\"%" PRIu64 "\": \"%s\"", sep, chunk,
+          harness::valuesHex(outputs, from, harness::kRecordChunk, 8).c_str());
+      sep = ", ";
+    }
+    std::fprintf(out, "}");
+    if (full || harness::isApprox(kase.name)) {
+      bool low = std::all_of(outputs.begin(), outputs.end(),
+                             [](uint64_t v) { return (v >> 32) == 0; });
+      int width = low ? 4 : 8;
+      std::fprintf(out, ", \"width\": %d, \"outputs\": \"%s\"", width,
+                   harness::valuesHex(outputs, 0, n, width).c_str());
+    }
+    std::fprintf(out, "}\n");
+    ++recorded;
+  }
+  std::fclose(out);
+  std::printf("device: %s; recorded %d cases into %s, %d failed\n", devName,
+              recorded, outPath.c_str(), failed);
+  return failed ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "--record")
+    return record(argc, argv);
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s SWEEP_DIR OURS_DIR [RANDOM]\n", argv[0]);
     return 2;
