@@ -133,7 +133,8 @@ TEST_CASE("record mode: the sample, the digests, SHA-256", "[harness]") {
   CHECK(lows.size() == 65536);
   CHECK(highs.size() == 65536);
   for (uint64_t k = 0; k < harness::kEdgeCount; ++k)
-    CHECK(harness::recordInputAt(true, seed, 65536 + k).a == harness::kEdges[k]);
+    CHECK(harness::recordInputAt(true, seed, 65536 + k).a ==
+          harness::kEdges[k]);
   // One digest of 16 hex digits a chunk; a change in any output changes its
   // chunk's digest only.
   std::vector<uint64_t> out(1000);

@@ -25,8 +25,8 @@
 // kRecordInputs = the edge-value grid and 65,728 random tuples; an exhaustive
 // case's EXHAUSTIVE values of a, default kRecordExhaustive), in one launch of
 // blocks of 256, and writes OUT_FILE: JSON lines, a header and one line a
-// case with per-256-input digests, the outputs of two chunks, and all outputs of
-// the .approx cases (test/emu/README.md describes the format). The AMD ISA
+// case with per-256-input digests, the outputs of two chunks, and all outputs
+// of the .approx cases (test/emu/README.md describes the format). The AMD ISA
 // emulator's runner (test/emu/run-sweeps.py) compares against it.
 // Environment: RECORD_ONLY=F1,F2 records only these cases; RECORD_FULL=1
 // keeps all outputs of every case (to locate mismatching inputs).
@@ -122,7 +122,6 @@ struct Result {
   std::string first;
   std::string error;
 };
-
 
 /// Record mode (see the header comment). Exit 0 when every case was
 /// recorded (a case whose module does not load is recorded with its error,

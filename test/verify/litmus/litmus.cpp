@@ -54,9 +54,9 @@ CUmodule loadModule(const char *path) {
 
 struct PairTest {
   std::string name;
-  bool intraCta;   ///< writer and reader warps of one CTA
-  bool sb;         ///< store buffering (results words) or message passing
-  bool control;    ///< the ordering is missing: the forbidden outcome may show
+  bool intraCta; ///< writer and reader warps of one CTA
+  bool sb;       ///< store buffering (results words) or message passing
+  bool control;  ///< the ordering is missing: the forbidden outcome may show
 };
 
 /// Runs one pair test; returns the number of forbidden outcomes.
