@@ -478,7 +478,8 @@ def selfcheck() -> int:
   with tempfile.TemporaryDirectory() as tmp:
     src, exe = os.path.join(tmp, 'check.cpp'), os.path.join(tmp, 'check')
     with open(src, 'w') as f: f.write(SELFCHECK_CPP)
-    subprocess.run(['g++', '-std=c++17', '-O2', '-I', os.path.dirname(HARNESS_LOGIC), src, '-o', exe], check=True)
+    subprocess.run(['g++', '-std=c++17', '-O2', '-I', os.path.dirname(HARNESS_LOGIC), '-I', ROOT, src,
+                    os.path.join(ROOT, 'compiler', 'Cache', 'Sha256.cpp'), '-o', exe], check=True)
     lines = subprocess.run([exe], capture_output=True, text=True, check=True).stdout.splitlines()
   bad = 0
   for line in lines:

@@ -14,7 +14,7 @@ set -euo pipefail
 OUT="${OUT:-/tmp/record-out}"
 mkdir -p "$OUT"
 start=$SECONDS
-nvcc -O2 -std=c++17 -arch=sm_90 -x cu --expt-relaxed-constexpr -o /tmp/harness test/verify/harness.cpp -lcuda
+nvcc -O2 -std=c++17 -arch=sm_90 -x cu --expt-relaxed-constexpr -I. -o /tmp/harness test/verify/harness.cpp compiler/Cache/Sha256.cpp -lcuda
 work=$(mktemp -d)
 status=0
 /tmp/harness --record test/verify/sweeps "$work/sweep-reference.jsonl" "$@" 2>&1 | tee "$OUT/record.log" || status=$?

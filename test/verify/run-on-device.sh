@@ -6,5 +6,5 @@
 # Argument: random tuples a binary/ternary family gets after the edge-value
 # grid (default 2^24).
 set -euo pipefail
-nvcc -O2 -std=c++17 -arch=sm_90 -x cu --expt-relaxed-constexpr -o /tmp/harness test/verify/harness.cpp -lcuda
+nvcc -O2 -std=c++17 -arch=sm_90 -x cu --expt-relaxed-constexpr -I. -o /tmp/harness test/verify/harness.cpp compiler/Cache/Sha256.cpp -lcuda
 /tmp/harness test/verify/sweeps .verify/ours "${1:-16777216}" | tee "${OUT:-/tmp}/verify.txt"
