@@ -394,6 +394,22 @@ def _pack_scalar(value, size: int, what: str) -> bytes:
   raise RunnerError(f'{what}: cannot pass a {type(value).__name__}')
 
 
+def _packed_float_clamped(name: str, d) -> bool:
+  """A packed-half float VOP3P instruction (v_pk_add/mul/fma/min/max_f16 or _bf16) with its clamp bit set."""
+  return (name.startswith('V_PK_') and (name.endswith('_F16') or name.endswith('_BF16'))
+          and bool(getattr(d, 'clmp', 0)))
+
+
+def _clamp_half(h: int, bf16: bool) -> int:
+  """One f16 (or bf16) value clamped to [0, 1], NaN to +0, as the emulator clamps VOP3 float results (max with 0
+  first, so -0 stays -0)."""
+  exp_mask, one = (0x7f80, 0x3f80) if bf16 else (0x7c00, 0x3c00)
+  if h & 0x7fff > exp_mask: return 0          # NaN
+  if h == 0x8000: return h                    # -0
+  if h & 0x8000: return 0                     # negative
+  return min(h, one)
+
+
 @dataclasses.dataclass
 class DispatchShape:
   grid: tuple[int, int, int]    # workgroups per dimension
@@ -726,6 +742,8 @@ class Dispatch:
         raise UnsupportedByEmulator(f'cannot decode the instruction at code offset {off:#x} ({raw[:8].hex()}): {e}') from e
       name, size = self.em.op_name(d), d.size()
     hook = self._hooks.get(name)
+    if hook is None and undecoded is None and _packed_float_clamped(name, d):
+      hook = Dispatch._vop3p_clamp
     compile_raw = raw[:size + 4]
     if hook is None and name.startswith('FLAT_'):
       hook = Dispatch._flat_with_private
@@ -735,7 +753,7 @@ class Dispatch:
         if raw[0] & 0x7f != 124: raise UnsupportedByEmulator(f'{name} with saddr at code offset {off:#x}')
         compile_raw = raw[:3] + bytes([0b11101110]) + raw[4:size + 4]
     fxn, gl = None, ()
-    if hook is None or hook is Dispatch._flat_with_private:
+    if hook is None or hook in (Dispatch._flat_with_private, Dispatch._vop3p_clamp):
       try:
         fxn, gl = self.em.compile(compile_raw, self.arch)
       except Exception as e:
@@ -965,6 +983,20 @@ class Dispatch:
       ret_bit = w0 >> (14 if self.arch == 'rdna3' else 16) & 1   # GLC (gfx11 bit 14, gfx9 bit 16)
     name = inst.name
     return vaddr, vdata, vdst, 'LOAD' in name or ('ATOMIC' in name and bool(ret_bit))
+
+  def _vop3p_clamp(self, w, inst):
+    """A packed f16/bf16 VOP3P instruction with its clamp bit: the emulator ignores that bit for VOP3P (it honours
+    it for VOP3), so the instruction runs as compiled and each half of the destination is then clamped in the
+    active lanes as the emulator clamps VOP3 results: to [0, 1], NaN to +0 (defects.py: vop3p_clamp)."""
+    em, s, v, ws = self.em, w.s, w.v, self.wave_size
+    inst.fxn(*w.args(inst.globals))
+    vdst = inst.raw[0]
+    bf16 = 'BF16' in inst.name
+    exec_mask = s[em.EXEC_LO] | (s[em.EXEC_LO + 1] << 32 if ws == 64 else 0)
+    for lane in range(ws):
+      if exec_mask >> lane & 1:
+        word = v[vdst * ws + lane]
+        v[vdst * ws + lane] = _clamp_half(word & 0xffff, bf16) | _clamp_half(word >> 16, bf16) << 16
 
   def _flat_with_private(self, w, inst):
     """flat_* with some lanes' addresses in the private aperture: the emulator would access host memory at the

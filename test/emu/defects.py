@@ -329,6 +329,15 @@ target:
 \ts_wait_loadcnt 0""",
     inputs=lambda n: [1000 + i for i in range(n)],
     expect=lambda inp: list(inp)),
+  'vop3p_clamp': dict(
+    about='the clamp bit of packed VOP3P float instructions (v_pk_add/mul/fma_f16 ... clamp, which LLVM emits for '
+          '.sat on f16x2) is ignored: (a, b) + (a, b) must come out clamped to [0, 1], NaN to 0',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_pk_add_f16 v1, v2, v2 clamp""",
+    inputs=lambda n: [[0x3c003c00, 0xbc004000, 0x38003400, 0x7e00c000][i % 4] for i in range(n)],
+    expect=lambda inp: [{0x3c003c00: 0x3c003c00, 0xbc004000: 0x00003c00, 0x38003400: 0x3c003800,
+                         0x7e00c000: 0x00000000}[a] for a in inp]),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
