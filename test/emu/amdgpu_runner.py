@@ -32,6 +32,7 @@ import argparse
 import ctypes
 import dataclasses
 import itertools
+import math
 import mmap
 import os
 import platform
@@ -392,6 +393,14 @@ def _pack_scalar(value, size: int, what: str) -> bytes:
     if fmt is None: raise RunnerError(f'{what}: a float given for a {size}-byte argument')
     return struct.pack(fmt, value)
   raise RunnerError(f'{what}: cannot pass a {type(value).__name__}')
+
+
+def _rndne_f32_bits(bits: int) -> int:
+  """The bits of an f32 rounded to the nearest integer, ties to even, with its sign."""
+  if bits & 0x7f800000 == 0x7f800000: return bits | 0x400000 if bits & 0x7fffff else bits   # NaN, infinity
+  x = struct.unpack('<f', struct.pack('<I', bits))[0]
+  r = math.copysign(float(round(x)), x)   # Python's round() is ties-to-even and exact on floats
+  return struct.unpack('<I', struct.pack('<f', r))[0]
 
 
 def _packed_float_clamped(name: str, d) -> bool:
@@ -855,9 +864,26 @@ class Dispatch:
             'BUFFER_GL0_INV': Dispatch._next, 'BUFFER_GL1_INV': Dispatch._next,
             # gfx12 cache control (no pcode): no caches here either.
             'GLOBAL_INV': Dispatch._next, 'GLOBAL_WB': Dispatch._next, 'GLOBAL_WBINV': Dispatch._next,
-            'S_SLEEP': Dispatch._next}
+            'S_SLEEP': Dispatch._next,
+            # The emulator's pcode for v_rndne_f32 is floor(x + 0.5) with a tie fix-up: it loses the sign of
+            # -0 and of negative values rounding to zero, and x + 0.5 rounds (0.49999997 -> 1.0).
+            'V_RNDNE_F32_E32': Dispatch._v_rndne_f32}
 
   def _next(self, w, inst): self._set_pc(w, inst.pc + inst.size)
+
+  def _v_rndne_f32(self, w, inst):
+    """v_rndne_f32_e32 (VOP1) in the active lanes: round to the nearest integer, ties to even, the sign kept
+    (IEEE roundToIntegralTiesToEven); NaN quieted, infinities as they are."""
+    em, s, v, ws = self.em, w.s, w.v, self.wave_size
+    word = int.from_bytes(inst.raw[:4], 'little')
+    src0, vdst = word & 0x1ff, word >> 17 & 0xff
+    literal = int.from_bytes(inst.raw[4:8], 'little') if src0 == 255 else None
+    exec_mask = s[em.EXEC_LO] | (s[em.EXEC_LO + 1] << 32 if ws == 64 else 0)
+    for lane in range(ws):
+      if not exec_mask >> lane & 1: continue
+      bits = v[(src0 - 256) * ws + lane] if src0 >= 256 else literal if literal is not None else s[src0]
+      v[vdst * ws + lane] = _rndne_f32_bits(bits)
+    self._set_pc(w, inst.pc + inst.size)
 
   def _set_pc(self, w: _Wave, pc: int):
     w.s[self.em.PC_LO], w.s[self.em.PC_HI] = pc & 0xffffffff, pc >> 32 & 0xffffffff

@@ -329,6 +329,19 @@ target:
 \ts_wait_loadcnt 0""",
     inputs=lambda n: [1000 + i for i in range(n)],
     expect=lambda inp: list(inp)),
+  'v_rndne_f32': dict(
+    about='v_rndne_f32 follows the pcode floor(x + 0.5) with a tie fix-up: -0 and negative values that round to 0 '
+          'lose their sign, and x + 0.5 rounds (0.49999997 gives 1.0); the hardware rounds to the nearest '
+          'integer, ties to even, keeping the sign',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_rndne_f32 v1, v2""",
+    inputs=lambda n: [[f32_bits(x) for x in (-0.0, -0.3, 0.49999997, 2.5, -2.5, 3.5, 1e30, -1.5)][i % 8]
+                      for i in range(n)],
+    expect=lambda inp: [{f32_bits(-0.0): f32_bits(-0.0), f32_bits(-0.3): f32_bits(-0.0),
+                         f32_bits(0.49999997): 0, f32_bits(2.5): f32_bits(2.0), f32_bits(-2.5): f32_bits(-2.0),
+                         f32_bits(3.5): f32_bits(4.0), f32_bits(1e30): f32_bits(1e30),
+                         f32_bits(-1.5): f32_bits(-2.0)}[a] for a in inp]),
   'vop3p_clamp': dict(
     about='the clamp bit of packed VOP3P float instructions (v_pk_add/mul/fma_f16 ... clamp, which LLVM emits for '
           '.sat on f16x2) is ignored: (a, b) + (a, b) must come out clamped to [0, 1], NaN to 0',
