@@ -363,6 +363,21 @@ class Workarounds:
         rhs = re.sub(r'(\w+\[\d+ : \d+\])\.bf16', r'bf16_to_f32(\1.b16)', m.group(2))
         return f'{m.group(1)}.b16 = f32_to_bf16({rhs});'
       pcode = re.sub(r'(\w+\[\d+ : \d+\])\.bf16 = ([^;\n]*);', dest, pcode)
+    # Packed f16 min/max (V_PK_MIN_F16, V_PK_MAX_F16; gfx12's *_NUM_F16): the pcode calls v_min_f16/v_max_f16,
+    # which the emulator implements as a plain comparison, without the IEEE-mode NaN rules the scalar
+    # V_MIN_F32/V_MAX_F32 pcode spells out (a signalling NaN operand gives it quieted, a quiet NaN operand gives
+    # the other operand). Spell them out per half.
+    m = re.fullmatch(r'V_PK_(MIN|MAX)(_NUM)?_F16', name)
+    if m:
+      def half(mm: re.Match) -> str:
+        dst, fn, a, b = mm.group(1), mm.group(2), mm.group(3), mm.group(4)
+        return (f"if isSignalNAN(64'F({a})) then\n{dst} = 16'F(cvtToQuietNAN(64'F({a})))\n"
+                f"elsif isSignalNAN(64'F({b})) then\n{dst} = 16'F(cvtToQuietNAN(64'F({b})))\n"
+                f"elsif isNAN(64'F({a})) then\n{dst} = {b}\n"
+                f"elsif isNAN(64'F({b})) then\n{dst} = {a}\n"
+                f"else\n{dst} = {fn}({a}, {b})\nendif")
+      pcode = re.sub(r'(tmp\[\d+ : \d+\]\.f16) = (v_\w+_f16)\((S0\[\d+ : \d+\]\.f16), (S1\[\d+ : \d+\]\.f16)\);',
+                     half, pcode)
     # V_EXP_F16: tinygrad's C renderer emits an invalid bit-cast (2-byte source to float) for the f16 pow; compute
     # 2^x in f32 and round once to f16 instead.
     if name.startswith('V_EXP_F16') and pcode == "D0.f16 = pow(16'2.0, S0.f16)":

@@ -342,6 +342,16 @@ target:
                          f32_bits(0.49999997): 0, f32_bits(2.5): f32_bits(2.0), f32_bits(-2.5): f32_bits(-2.0),
                          f32_bits(3.5): f32_bits(4.0), f32_bits(1e30): f32_bits(1e30),
                          f32_bits(-1.5): f32_bits(-2.0)}[a] for a in inp]),
+  'v_pk_min_f16_nan': dict(
+    about='v_pk_min_f16 (v_pk_max_f16): the halves are compared without the IEEE-mode NaN rules of the scalar '
+          'min/max pcode: a quiet NaN operand must give the other operand, a signalling one its quieted self',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mov_b32 v3, 0x3c00c000
+\tv_pk_min_f16 v1, v2, v3""",
+    inputs=lambda n: [[0x7e00fe18, 0x7d004000, 0x00000000][i % 3] for i in range(n)],
+    expect=lambda inp: [{0x7e00fe18: 0x3c00c000, 0x7d004000: 0x7f00c000, 0x00000000: 0x0000c000}[a]
+                        for a in inp]),
   'vop3p_clamp': dict(
     about='the clamp bit of packed VOP3P float instructions (v_pk_add/mul/fma_f16 ... clamp, which LLVM emits for '
           '.sat on f16x2) is ignored: (a, b) + (a, b) must come out clamped to [0, 1], NaN to 0',
