@@ -478,9 +478,11 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
   Artifact artifact;
   std::string targetError;
   std::unique_ptr<ptx::TargetInfo> target =
-      ptx::createTargetInfo(opts.target, opts.chip, targetError);
+      opts.keepGoing
+          ? ptx::createTargetInfo(opts.target, opts.chip, targetError)
+          : nullptr;
   // (Without a target the lowering reports why.)
-  if (opts.keepGoing && target) {
+  if (target) {
     auto removed = ptx::removeUnsupportedKernels(*clone, *target);
     if (failed(removed))
       return makeError("lowering failed");
