@@ -16,6 +16,7 @@ namespace {
 
 Compare *instance = nullptr;
 thread_local const void *originalImage = nullptr;
+thread_local const std::string *originalPtx = nullptr, *originalSha = nullptr;
 
 /// Copies above this many bytes a launch are not compared (the launch runs
 /// once, ours).
@@ -81,7 +82,7 @@ template <auto Field, typename Signature> struct LaunchWrapper;
 template <auto Field, typename... Rest>
 struct LaunchWrapper<Field, CUresult (*)(CUfunction, Rest...)> {
   static CUresult call(CUfunction f, Rest... rest) {
-    return instance->launch(f, [&](CUfunction g) {
+    return instance->launch(f, shapeOf(rest...), [&](CUfunction g) {
       return (instance->original->*Field)(g, rest...);
     });
   }
@@ -91,7 +92,7 @@ template <auto Field, typename... Rest>
 struct LaunchWrapper<Field, CUresult (*)(const CUlaunchConfig *, CUfunction,
                                          Rest...)> {
   static CUresult call(const CUlaunchConfig *c, CUfunction f, Rest... rest) {
-    return instance->launch(f, [&](CUfunction g) {
+    return instance->launch(f, shapeOf(c, rest...), [&](CUfunction g) {
       return (instance->original->*Field)(c, g, rest...);
     });
   }
@@ -162,14 +163,21 @@ std::vector<std::string> zluda::shim::ptxGlobalNames(const std::string &ptx) {
   return names;
 }
 
-Compare::OriginalScope::OriginalScope(const void *image) {
+Compare::OriginalScope::OriginalScope(const void *image, const std::string &ptx,
+                                      const std::string &ptxSha256) {
   originalImage = image;
+  originalPtx = &ptx;
+  originalSha = &ptxSha256;
 }
-Compare::OriginalScope::~OriginalScope() { originalImage = nullptr; }
+Compare::OriginalScope::~OriginalScope() {
+  originalImage = nullptr;
+  originalPtx = originalSha = nullptr;
+}
 
 Compare *Compare::active() { return instance; }
 
-Compare *Compare::install(RealDriver &real, const std::string &logPath) {
+Compare *Compare::install(RealDriver &real, const std::string &logPath,
+                          const std::string &recordDir) {
   if (instance)
     return instance;
   // What the comparison itself calls.
@@ -184,6 +192,13 @@ Compare *Compare::install(RealDriver &real, const std::string &logPath) {
     return nullptr;
   setvbuf(f, nullptr, _IOLBF, 0);
   instance = new Compare(real, f); // lives as long as the process
+  if (!recordDir.empty()) {
+    std::string error;
+    instance->recorder = Recorder::open(recordDir, error);
+    instance->log(instance->recorder
+                      ? "record: launches sampled into " + recordDir
+                      : "no recording: " + error);
+  }
   return instance;
 }
 
@@ -224,8 +239,11 @@ CUresult Compare::loadModule(CUmodule *m, const void *object) {
         std::to_string(o) + "); its launches run once");
     return r;
   }
-  pairs[*m] = {theirs, false,
-               ptxGlobalNames(static_cast<const char *>(object))};
+  Pair &p = pairs[*m];
+  p.original = theirs;
+  p.library = false;
+  p.globals = ptxGlobalNames(static_cast<const char *>(object));
+  rememberPtx(p);
   return r;
 }
 
@@ -246,7 +264,11 @@ CUresult Compare::loadLibrary(CUlibrary *l, const void *object,
         std::to_string(o) + "); its launches run once");
     return r;
   }
-  pairs[*l] = {theirs, true, ptxGlobalNames(static_cast<const char *>(object))};
+  Pair &p = pairs[*l];
+  p.original = theirs;
+  p.library = true;
+  p.globals = ptxGlobalNames(static_cast<const char *>(object));
+  rememberPtx(p);
   return r;
 }
 
@@ -380,7 +402,78 @@ bool Compare::restore(const Regions &list,
   return true;
 }
 
+void Compare::rememberPtx(Pair &p) {
+  if (recorder && originalPtx && originalSha) {
+    p.ptx = *originalPtx;
+    p.ptxSha256 = *originalSha;
+  }
+}
+
+bool Compare::paramLayout(const Function &fn, CUfunction theirs,
+                          std::vector<std::pair<size_t, size_t>> &layout) {
+  bool library = pairs[fn.container].library;
+  if (library ? !original->cuKernelGetParamInfo : !original->cuFuncGetParamInfo)
+    return false;
+  // The driver answers CUDA_ERROR_INVALID_VALUE past the last parameter.
+  for (size_t i = 0; i < 4096; ++i) {
+    size_t offset = 0, size = 0;
+    CUresult r =
+        library ? original->cuKernelGetParamInfo(
+                      reinterpret_cast<CUkernel>(theirs), i, &offset, &size)
+                : original->cuFuncGetParamInfo(theirs, i, &offset, &size);
+    if (r != CUDA_SUCCESS)
+      return true;
+    layout.emplace_back(offset, size);
+  }
+  return false;
+}
+
+void Compare::record(unsigned number, Function &fn, const LaunchShape &shape,
+                     CUfunction theirs, const Regions &orig, size_t total,
+                     const std::vector<std::vector<uint8_t>> &before,
+                     const std::vector<std::vector<uint8_t>> &expected,
+                     CUresult (*run)(void *, CUfunction), void *ctx) {
+  const Pair &pair = pairs[fn.container];
+  std::string why = recorder->refusal(pair.ptxSha256 + ":" + fn.name, shape,
+                                      total, !pair.ptxSha256.empty());
+  std::vector<std::pair<size_t, size_t>> layout;
+  std::vector<uint8_t> params;
+  if (why.empty() && !paramLayout(fn, theirs, layout))
+    why = "the driver does not give the parameters' layout";
+  if (why.empty() && !gatherParams(shape, layout, params))
+    why = "the launch's parameters cannot be read (an `extra` list without "
+          "a buffer)";
+  if (!why.empty()) {
+    recorder->skipped(number, fn.name, shape, why);
+    return;
+  }
+  // NVIDIA's build once more, from the same memory: do its runs agree?
+  std::vector<std::vector<uint8_t>> again;
+  bool deterministic =
+      restore(orig, before) && run(ctx, theirs) == CUDA_SUCCESS &&
+      original->cuCtxSynchronize() == CUDA_SUCCESS && snapshot(orig, again) &&
+      firstDifference(expected, again).same;
+  std::vector<RecordedRegion> list;
+  size_t allocations = orig.size() - pair.globals.size();
+  for (size_t i = 0; i < orig.size(); ++i) {
+    RecordedRegion g;
+    g.bytes = orig[i].second;
+    if (i < allocations) {
+      g.addr = orig[i].first;
+      auto it = regions.find(g.addr);
+      g.host = it != regions.end() && it->second.host;
+    } else {
+      g.global = pair.globals[i - allocations];
+    }
+    list.push_back(g);
+  }
+  recorder->module(pair.ptxSha256, pair.ptx);
+  recorder->launch(number, fn.name, pair.ptxSha256, shape, params, layout, list,
+                   before, expected, deterministic);
+}
+
 CUresult Compare::runCompared(CUfunction f, Function &fn,
+                              const LaunchShape &shape,
                               CUresult (*run)(void *, CUfunction), void *ctx) {
   unsigned n = ++launches;
   std::string head = "launch " + std::to_string(n) + " " + fn.name + ": ";
@@ -429,6 +522,8 @@ CUresult Compare::runCompared(CUfunction f, Function &fn,
     return once("NVIDIA's build failed (error " + std::to_string(r) + ")");
   }
   snapshot(orig, expected);
+  if (recorder)
+    record(n, fn, shape, theirs, orig, total, before, expected, run, ctx);
   restore(ours, before);
   r = run(ctx, f);
   if (r == CUDA_SUCCESS)

@@ -10,6 +10,8 @@
 // differ (float atomics, clocks, device malloc) the launch is
 // nondeterministic, otherwise a mismatch. The application continues with
 // our build's results. One line per launch and a summary go to FILE.
+// With ZLUDA_SHIM_RECORD=DIR, a bounded sample of those launches is also
+// written out for replay on another implementation (Record.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +19,11 @@
 #define ZLUDA_RUNTIME_SHIM_COMPARE_H
 
 #include "runtime-shim/CudaApi.h"
+#include "runtime-shim/Record.h"
 
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -46,15 +50,19 @@ std::vector<std::string> ptxGlobalNames(const std::string &ptx);
 class Compare {
 public:
   /// Installs itself between the shim and `real` (its launch, function and
-  /// load entry points); null if `logPath` cannot be opened.
-  static Compare *install(RealDriver &real, const std::string &logPath);
+  /// load entry points); null if `logPath` cannot be opened. A non-empty
+  /// `recordDir` also records launches there (Record.h).
+  static Compare *install(RealDriver &real, const std::string &logPath,
+                          const std::string &recordDir = "");
   /// The instance, once installed (null otherwise).
   static Compare *active();
 
   /// The application's image of the module the backend is loading now, on
-  /// this thread (set by the shim around a served load).
+  /// this thread (set by the shim around a served load), with the PTX the
+  /// build selected from it and its SHA-256 (empty for a linked image).
   struct OriginalScope {
-    OriginalScope(const void *image);
+    OriginalScope(const void *image, const std::string &ptx,
+                  const std::string &ptxSha256);
     ~OriginalScope();
   };
 
@@ -73,7 +81,8 @@ public:
   void noteAlias(void *ours, void *sameAs);
   /// Sets on NVIDIA's function what the application set on ours.
   void mirrorAttribute(void *ours, CUfunction_attribute a, int v);
-  template <typename Launch> CUresult launch(CUfunction f, Launch run);
+  template <typename Launch>
+  CUresult launch(CUfunction f, const LaunchShape &shape, Launch run);
 
   RealDriver &real;
   /// The driver's own entry points the wrappers replaced.
@@ -90,6 +99,8 @@ private:
     /// at the first compared launch (same order; sizes that differ: 0).
     Regions ourGlobals, theirGlobals;
     bool resolved = false;
+    /// When recording: the module's PTX and its hash.
+    std::string ptx, ptxSha256;
   };
   struct Function {
     void *container = nullptr; ///< ours
@@ -101,8 +112,21 @@ private:
     size_t bytes = 0;
     bool host = false;
   };
-  CUresult runCompared(CUfunction f, Function &fn,
+  CUresult runCompared(CUfunction f, Function &fn, const LaunchShape &shape,
                        CUresult (*run)(void *, CUfunction), void *ctx);
+  /// Records the launch whose memory before and NVIDIA's results after are
+  /// given (runs NVIDIA's build once more to tell whether it is
+  /// deterministic; leaves the memory as NVIDIA's run left it).
+  void record(unsigned number, Function &fn, const LaunchShape &shape,
+              CUfunction theirs, const Regions &orig, size_t total,
+              const std::vector<std::vector<uint8_t>> &before,
+              const std::vector<std::vector<uint8_t>> &expected,
+              CUresult (*run)(void *, CUfunction), void *ctx);
+  /// Keeps the PTX of the module being loaded (when recording).
+  void rememberPtx(Pair &p);
+  /// Offsets and sizes of the parameters of NVIDIA's function.
+  bool paramLayout(const Function &fn, CUfunction theirs,
+                   std::vector<std::pair<size_t, size_t>> &layout);
   CUfunction originalOf(Function &fn);
   /// The pair's globals, looked up once.
   const Pair &resolveGlobals(void *container);
@@ -119,9 +143,11 @@ private:
   unsigned launches = 0, same = 0, mismatches = 0, nondeterministic = 0,
            errors = 0, skipped = 0;
   bool finished = false;
+  std::unique_ptr<Recorder> recorder;
 };
 
-template <typename Launch> CUresult Compare::launch(CUfunction f, Launch run) {
+template <typename Launch>
+CUresult Compare::launch(CUfunction f, const LaunchShape &shape, Launch run) {
   std::unique_lock<std::mutex> lock(mutex);
   auto it = functions.find(f);
   if (it == functions.end()) {
@@ -129,7 +155,7 @@ template <typename Launch> CUresult Compare::launch(CUfunction f, Launch run) {
     return run(f);
   }
   return runCompared(
-      f, it->second,
+      f, it->second, shape,
       [](void *ctx, CUfunction g) { return (*static_cast<Launch *>(ctx))(g); },
       &run);
 }

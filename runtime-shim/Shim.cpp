@@ -47,6 +47,7 @@ Config Config::fromEnvironment() {
   c.logPath = env("ZLUDA_SHIM_LOG");
   c.backend = env("ZLUDA_SHIM_BACKEND");
   c.compare = env("ZLUDA_SHIM_COMPARE");
+  c.record = env("ZLUDA_SHIM_RECORD");
   return c;
 }
 
@@ -75,7 +76,8 @@ Shim::Shim(Config cfg, RealDriver &driver, BackendFactory factory)
       store.reset();
     }
   }
-  if (!config.compare.empty() && !Compare::install(real, config.compare))
+  if (!config.compare.empty() &&
+      !Compare::install(real, config.compare, config.record))
     log("no launch-by-launch comparison: cannot open " + config.compare +
         ", or the driver lacks entry points it needs");
   log(std::string("start: driver ") +
@@ -198,9 +200,15 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
 }
 
 Shim::Decision Shim::lookup(const char *api, const void *image, size_t size,
-                            cache::Entry &entry) {
+                            cache::Entry &entry, std::string &ptx,
+                            std::string &ptxSha256) {
   auto start = std::chrono::steady_clock::now();
-  Decision d = decide(api, readImage(image, size), entry);
+  ImageInfo info = readImage(image, size);
+  Decision d = decide(api, info, entry);
+  if (info.hasPTX && Compare::active()) {
+    ptx = std::move(info.ptx);
+    ptxSha256 = cache::Sha256::hex(ptx);
+  }
   counts.nanoseconds +=
       uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                    std::chrono::steady_clock::now() - start)
@@ -225,9 +233,10 @@ template <typename Serve, typename Fallback>
 CUresult Shim::load(const char *api, const void *image, size_t size,
                     Serve serve, Fallback fallback) {
   cache::Entry entry;
-  Decision d = lookup(api, image, size, entry);
+  std::string ptx, ptxSha256;
+  Decision d = lookup(api, image, size, entry, ptx, ptxSha256);
   if (d == Decision::serve) {
-    Compare::OriginalScope original(image);
+    Compare::OriginalScope original(image, ptx, ptxSha256);
     d = afterServe(api, serve(entry));
   }
   if (d == Decision::serve)

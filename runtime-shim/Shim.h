@@ -39,6 +39,7 @@ struct Config {
   std::string logPath;  ///< ZLUDA_SHIM_LOG
   std::string backend;  ///< ZLUDA_SHIM_BACKEND: cuda, hip, or "" (detect)
   std::string compare; ///< ZLUDA_SHIM_COMPARE: launch-by-launch log (Compare.h)
+  std::string record;  ///< ZLUDA_SHIM_RECORD: launches written out (Record.h)
 
   static Config fromEnvironment();
 };
@@ -80,9 +81,12 @@ private:
   /// Looks the image up and logs the outcome; on `serve`, `entry` holds the
   /// verified cache entry.
   Decision decide(const char *api, const ImageInfo &image, cache::Entry &entry);
-  /// Reads the image and decides, timing both (Stats::nanoseconds).
+  /// Reads the image and decides, timing both (Stats::nanoseconds). With a
+  /// launch-by-launch comparison, `ptx` and `ptxSha256` get the selected
+  /// PTX and its hash.
   Decision lookup(const char *api, const void *image, size_t size,
-                  cache::Entry &entry);
+                  cache::Entry &entry, std::string &ptx,
+                  std::string &ptxSha256);
   /// One load call: `serve(entry)` loads a verified entry with the backend,
   /// `fallback()` makes the application's own call to the real driver.
   template <typename Serve, typename Fallback>

@@ -496,11 +496,56 @@ TEST_CASE("compare mode: the names of a module's globals", "[shim]") {
   CHECK(d.actual == 6);
 }
 
+TEST_CASE("record mode: launch shapes, parameter bytes, bounds", "[shim]") {
+  CUlaunchConfig config{4, 2, 1, 64, 1, 1, 128, nullptr, nullptr, 0};
+  uint64_t pointer = 0x1234;
+  uint32_t count = 9;
+  void *params[] = {&pointer, &count};
+  LaunchShape s = shapeOf(&config, params, nullptr);
+  CHECK(s.grid[1] == 2);
+  CHECK(s.block[0] == 64);
+  CHECK(s.shared == 128);
+  std::vector<uint8_t> bytes;
+  REQUIRE(gatherParams(s, {{0, 8}, {8, 4}}, bytes));
+  REQUIRE(bytes.size() == 12);
+  CHECK(bytes[0] == 0x34);
+  CHECK(bytes[8] == 9);
+  // The same bytes from an `extra` buffer; a list without one is refused.
+  uint8_t buffer[16] = {1, 2, 3};
+  size_t size = sizeof buffer;
+  void *extra[] = {reinterpret_cast<void *>(1), buffer,
+                   reinterpret_cast<void *>(2), &size, nullptr};
+  REQUIRE(gatherParams(shapeOf(1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra),
+                       {{0, 8}, {8, 4}}, bytes));
+  CHECK(bytes[2] == 3);
+  void *noBuffer[] = {reinterpret_cast<void *>(3), nullptr, nullptr};
+  CHECK_FALSE(
+      gatherParams(shapeOf(1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, noBuffer),
+                   {{0, 8}}, bytes));
+  // Bounds: threads, bytes, launches a kernel; a linked image has no PTX.
+  std::string dir = tempDir(), error;
+  auto rec = Recorder::open(dir + "/rec", error);
+  REQUIRE(rec);
+  LaunchShape big = shapeOf(1024, 1, 1, 256, 1, 1, 0, nullptr, nullptr);
+  CHECK(rec->refusal("m:k", big, 0, true) ==
+        "262144 threads, over the limit of 65536");
+  CHECK(rec->refusal("m:k", s, size_t(9) << 20, true) ==
+        "9437184 bytes of memory, over the limit of 8388608");
+  CHECK(rec->refusal("m:k", s, 0, false) ==
+        "the module has no PTX (a linked image)");
+  for (int i = 0; i < 8; ++i)
+    CHECK(rec->refusal("m:k", s, 64, true).empty());
+  CHECK(rec->refusal("m:k", s, 64, true) ==
+        "the kernel's first 8 launches were recorded");
+  CHECK(rec->refusal("m:other", s, 64, true).empty());
+}
+
 // Last: the comparison installs itself once per process.
 TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
           "[shim]") {
   Fixture fx;
   fx.config.compare = fx.dir + "/compare";
+  fx.config.record = fx.dir + "/record";
   putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n.version 8.0\n");
   auto shim = fx.make();
   REQUIRE(Compare::active());
@@ -528,9 +573,11 @@ TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
   };
   CHECK(launch("k") == 7);
   // The kernel of the application's library is looked up at the first
-  // launch; NVIDIA's kernel runs, then ours, on the same memory.
+  // launch; NVIDIA's kernel runs (twice when the launch is recorded: is it
+  // deterministic?), then ours, on the same memory.
   CHECK(take() == "cuLibraryGetKernel library k\n"
                   "cuLibraryGetKernel library k\n"
+                  "cuLaunchKernel kernel k grid 1 block 32\n"
                   "cuLaunchKernel kernel k grid 1 block 32\n"
                   "cuLaunchKernel kernel k grid 1 block 32\n");
   CHECK(launch("bad") == 8); // the application goes on with ours
@@ -547,4 +594,30 @@ TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
                  "differ") != std::string::npos);
   CHECK(log.find("compare summary: 3 launches, 1 same, 1 mismatches, 1 "
                  "nondeterministic, 0 skipped, 0 errors") != std::string::npos);
+  // The record: the module's PTX by its hash, a line and a data file per
+  // launch (memory before, NVIDIA's after where it changed).
+  std::string sha = cache::Sha256::hex(kPTX);
+  CHECK(readAll(fx.config.record + "/modules/" + sha + ".ptx") == kPTX);
+  std::string stem =
+      fx.config.record + "/zluda-unit-tests." + std::to_string(getpid());
+  std::string index = readAll(stem + ".jsonl");
+  char host64[32];
+  std::snprintf(host64, sizeof host64, "%llu",
+                static_cast<unsigned long long>(CUdeviceptr(host)));
+  CHECK(index.find("{\"program\":\"zluda-unit-tests\",\"launch\":1,"
+                   "\"kernel\":\"k\",\"ptx_sha256\":\"" +
+                   sha +
+                   "\",\"grid\":[1,1,1],\"block\":[32,1,1],\"shared\":0,"
+                   "\"params\":\"") != std::string::npos);
+  CHECK(index.find(std::string("\"layout\":[[0,8]],\"regions\":[{\"addr\":") +
+                   host64 +
+                   ",\"bytes\":64,\"host\":true}],\"changed\":[true],"
+                   "\"deterministic\":true,\"data\":\"zluda-unit-tests.") !=
+        std::string::npos);
+  CHECK(index.find("\"kernel\":\"racy\"") != std::string::npos);
+  CHECK(index.find("\"deterministic\":false") != std::string::npos);
+  std::string data = readAll(stem + ".1.bin");
+  REQUIRE(data.size() == 128);
+  CHECK(data[0] == 0);
+  CHECK(data[64] == 7);
 }

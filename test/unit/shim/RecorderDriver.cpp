@@ -171,6 +171,17 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned, unsigned, unsigned bx,
   runKernel(f, params);
   return 0;
 }
+// Every kernel has one 8-byte parameter (a pointer).
+int cuKernelGetParamInfo(void *, size_t i, size_t *offset, size_t *size) {
+  if (i > 0)
+    return 1;
+  *offset = 0;
+  *size = 8;
+  return 0;
+}
+int cuFuncGetParamInfo(void *f, size_t i, size_t *offset, size_t *size) {
+  return cuKernelGetParamInfo(f, i, offset, size);
+}
 // Memory (host memory stands for the device's).
 int cuMemAllocHost_v2(void **p, size_t bytes) {
   *p = std::calloc(bytes, 1);
