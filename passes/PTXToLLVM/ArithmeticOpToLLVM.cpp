@@ -49,14 +49,20 @@ std::optional<FloatOp> floatOpOf(Operation *op) {
 /// Float min/max (scalars or packed halves) with PTX's modifiers.
 /// `.xorsign.abs`: the magnitudes' min/max, with the XOR of the operands'
 /// signs. `.NaN`: a NaN operand gives the canonical NaN; without it a NaN
-/// operand yields the other (minnum), and two NaNs give the canonical NaN,
-/// when the sign modifier is ignored.
+/// operand, quiet or signalling, yields the other, and two NaNs give the
+/// canonical NaN, when the sign modifier is ignored. -0 is less than +0.
+/// That is IEEE 754-2019's minimumNumber/maximumNumber (llvm.minimumnum),
+/// not minNum (llvm.minnum), which may return either zero and a quieted
+/// signalling NaN.
 Value floatMinMax(OpBuilder &b, Location loc, bool isMin, Value x, Value y,
                   bool nan, bool xorsign) {
   Value a = xorsign ? Value(LLVM::FAbsOp::create(b, loc, x)) : x;
   Value c = xorsign ? Value(LLVM::FAbsOp::create(b, loc, y)) : y;
-  Value r = isMin ? Value(LLVM::MinNumOp::create(b, loc, a, c))
-                  : Value(LLVM::MaxNumOp::create(b, loc, a, c));
+  Value r = LLVM::CallIntrinsicOp::create(
+                b, loc, a.getType(),
+                b.getStringAttr(isMin ? "llvm.minimumnum" : "llvm.maximumnum"),
+                ValueRange{a, c})
+                .getResult(0);
   if (!nan && !xorsign)
     return r;
   Value bad =
