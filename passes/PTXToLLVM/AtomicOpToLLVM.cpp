@@ -15,6 +15,73 @@ using namespace zluda::ptx::lowering;
 
 namespace {
 
+/// The failure ordering of a compare-and-swap with success ordering `ord`.
+LLVM::AtomicOrdering failureOrdering(LLVM::AtomicOrdering ord) {
+  using O = LLVM::AtomicOrdering;
+  return ord == O::acq_rel   ? O::acquire
+         : ord == O::release ? O::monotonic
+                             : ord;
+}
+
+/// atom/red.add.f32 as the PTX ISA defines it — subnormal inputs (the
+/// memory's value and the operand) and results flushed to sign-preserving
+/// zero — for targets whose atomic add keeps subnormals: a call of
+///   float __zluda_atom_add_ftz_f32.ORDERING.SCOPE(ptr p, float v)
+/// (defined once per module; a compare-and-swap loop, inlined at O3), which
+/// returns the memory's old value as it was.
+Value atomicAddFlushF32(OpBuilder &b, Location loc, Operation *op,
+                        const TargetInfo &target, Value ptr, Value v,
+                        LLVM::AtomicOrdering ord, MemScope scope) {
+  MLIRContext *ctx = b.getContext();
+  auto module = op->getParentOfType<ModuleOp>();
+  std::string name =
+      ("__zluda_atom_add_ftz_f32." + LLVM::stringifyAtomicOrdering(ord) + "." +
+       stringifyMemScope(scope))
+          .str();
+  auto flat = LLVM::LLVMPointerType::get(ctx, 0);
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+  if (!fn) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    fn = LLVM::LLVMFuncOp::create(b, loc, name,
+                                  LLVM::LLVMFunctionType::get(f32, {flat, f32}),
+                                  LLVM::Linkage::Internal);
+    StringRef syncScope = target.getSyncScope(scope);
+    Region &body = fn.getBody();
+    Block *entry = b.createBlock(&body, body.end(), {flat, f32}, {loc, loc});
+    Block *loop = b.createBlock(&body, body.end(), {i32}, {loc});
+    Block *done = b.createBlock(&body, body.end(), {i32}, {loc});
+    b.setInsertionPointToStart(entry);
+    Value p = entry->getArgument(0);
+    Value operand = flushDenormal(b, loc, entry->getArgument(1));
+    Value first =
+        LLVM::LoadOp::create(b, loc, i32, p, 4, false, false, false, false,
+                             LLVM::AtomicOrdering::monotonic, syncScope);
+    LLVM::BrOp::create(b, loc, ValueRange{first}, loop);
+    b.setInsertionPointToStart(loop);
+    Value old = loop->getArgument(0);
+    Value sum = LLVM::FAddOp::create(
+        b, loc,
+        flushDenormal(b, loc, LLVM::BitcastOp::create(b, loc, f32, old)),
+        operand);
+    Value next =
+        LLVM::BitcastOp::create(b, loc, i32, flushDenormal(b, loc, sum));
+    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, p, old, next, ord,
+                                            failureOrdering(ord), syncScope);
+    Value seen = LLVM::ExtractValueOp::create(b, loc, cx, 0);
+    Value swapped = LLVM::ExtractValueOp::create(b, loc, cx, 1);
+    LLVM::CondBrOp::create(b, loc, swapped, done, ValueRange{old}, loop,
+                           ValueRange{seen});
+    b.setInsertionPointToStart(done);
+    LLVM::ReturnOp::create(
+        b, loc, LLVM::BitcastOp::create(b, loc, f32, done->getArgument(0)));
+  }
+  if (cast<LLVM::LLVMPointerType>(ptr.getType()).getAddressSpace() != 0)
+    ptr = LLVM::AddrSpaceCastOp::create(b, loc, flat, ptr);
+  return LLVM::CallOp::create(b, loc, fn, ValueRange{ptr, v}).getResult();
+}
+
 template <typename OpTy>
 Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
                   ConversionPatternRewriter &b, const Lowering &l) {
@@ -44,6 +111,9 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
     if (l.target.createAtomicRMW(b, loc, ptxOp, p, v, ord, memScope, returnsOld,
                                  old))
       return old;
+    if (bin == LLVM::AtomicBinOp::fadd && k == TypeKind::f32 &&
+        !l.target.atomicAddF32FlushesSubnormals())
+      return atomicAddFlushF32(b, loc, op.getOperation(), l.target, p, v, ord, memScope);
     return Value(LLVM::AtomicRMWOp::create(b, loc, bin, p, v, ord, scope));
   };
   if (unsigned n = mods.getVec(); n > 1) {
@@ -68,14 +138,8 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
   Value r;
   if (redOp == ReduceOp::cas) {
     Value nv = castTo(b, loc, args[2], t);
-    LLVM::AtomicOrdering failOrd = ord == LLVM::AtomicOrdering::acq_rel ||
-                                           ord == LLVM::AtomicOrdering::release
-                                       ? (ord == LLVM::AtomicOrdering::acq_rel
-                                              ? LLVM::AtomicOrdering::acquire
-                                              : LLVM::AtomicOrdering::monotonic)
-                                       : ord;
-    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, val, nv, ord, failOrd,
-                                            scope);
+    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, val, nv, ord,
+                                            failureOrdering(ord), scope);
     r = LLVM::ExtractValueOp::create(b, loc, cx, 0);
   } else {
     using B = LLVM::AtomicBinOp;

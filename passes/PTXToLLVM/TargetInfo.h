@@ -148,6 +148,11 @@ public:
                                mlir::Value &old) const {
     return false;
   }
+  /// Whether LLVM's `atomicrmw fadd` of an f32 has PTX's semantics here:
+  /// subnormal operands (the memory's and the register's) and results
+  /// flushed to sign-preserving zero. When not, the shared lowering makes a
+  /// compare-and-swap loop that flushes.
+  virtual bool atomicAddF32FlushesSubnormals() const { return false; }
   /// The LLVM sync scope of a PTX memory scope.
   virtual llvm::StringRef getSyncScope(MemScope scope) const = 0;
   /// Once the module is lowered (`kernels`: its entries): what the target's

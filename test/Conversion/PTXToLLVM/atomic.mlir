@@ -30,10 +30,14 @@ module {
     %0 = ptx.atom "global.add.u32" %p, %v : (i64, i32) -> i32
     ptx.ret %0 : i32
   }
+  // atom/red.add.f32 flush subnormal inputs (the memory's and the operand)
+  // and results to sign-preserving zero (PTX ISA); AMDGPU's atomic add keeps
+  // them (the emulator run's atom_add_v2_f32: NVIDIA 0 + 2^-149 = 0), so a
+  // compare-and-swap loop of its own, one function per ordering and scope.
   // CHECK-LABEL: llvm.func internal @atom_add_f32_cta(
   // CHECK: %[[PTR:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
-  // CHECK: llvm.atomicrmw fadd %[[PTR]], %{{.*}} syncscope("workgroup") monotonic
-  // CHECK-SAME: : !llvm.ptr<3>, f32
+  // CHECK: %[[FLAT:.*]] = llvm.addrspacecast %[[PTR]] : !llvm.ptr<3> to !llvm.ptr
+  // CHECK: llvm.call @__zluda_atom_add_ftz_f32.monotonic.cta(%[[FLAT]], %{{.*}}) : (!llvm.ptr, f32) -> f32
   // NV-LABEL: llvm.func internal @atom_add_f32_cta(
   // NV: %[[A:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
   // NV: llvm.inline_asm has_side_effects "atom.relaxed.cta.shared.add.f32 $0, [$1], $2;",
@@ -211,11 +215,11 @@ module {
   // CHECK-LABEL: llvm.func internal @atom_add_v2_f32(
   // CHECK-SAME: %{{.*}}: i64, %[[A:.*]]: f32, %[[B:.*]]: f32)
   // CHECK: %[[PTR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
-  // CHECK: %[[X:.*]] = llvm.atomicrmw fadd %[[PTR]], %[[A]] syncscope("agent") monotonic
-  // CHECK-SAME: : !llvm.ptr<1>, f32
+  // CHECK: %[[F0:.*]] = llvm.addrspacecast %[[PTR]] : !llvm.ptr<1> to !llvm.ptr
+  // CHECK: %[[X:.*]] = llvm.call @__zluda_atom_add_ftz_f32.monotonic.gpu(%[[F0]], %[[A]])
   // CHECK: %[[P1:.*]] = llvm.getelementptr %[[PTR]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
-  // CHECK: %[[Y:.*]] = llvm.atomicrmw fadd %[[P1]], %[[B]] syncscope("agent") monotonic
-  // CHECK-SAME: : !llvm.ptr<1>, f32
+  // CHECK: %[[F1:.*]] = llvm.addrspacecast %[[P1]] : !llvm.ptr<1> to !llvm.ptr
+  // CHECK: %[[Y:.*]] = llvm.call @__zluda_atom_add_ftz_f32.monotonic.gpu(%[[F1]], %[[B]])
   // CHECK: llvm.insertvalue %[[X]], %{{.*}}[0]
   // CHECK: llvm.insertvalue %[[Y]], %{{.*}}[1]
   ptx.func @atom_add_v2_f32 attributes {
@@ -249,4 +253,23 @@ module {
     %3:2 = ptx.mov "b128" %2 : (i128) -> (i64, i64)
     ptx.ret %3#0, %3#1 : i64, i64
   }
+  // The loop: the operand flushed once, then per try the memory's value
+  // flushed, added, the sum flushed, swapped in if the memory still holds
+  // the value read; the old value is returned as it was.
+  // CHECK-LABEL: llvm.func internal @__zluda_atom_add_ftz_f32.monotonic.cta(
+  // CHECK-SAME: %[[P:.*]]: !llvm.ptr, %[[V:.*]]: f32) -> f32
+  // CHECK: %[[FIRST:.*]] = llvm.load %[[P]] atomic syncscope("workgroup") monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
+  // CHECK: llvm.br ^[[LOOP:.*]](%[[FIRST]] : i32)
+  // CHECK: ^[[LOOP]](%[[OLD:.*]]: i32):
+  // CHECK: %[[OF:.*]] = llvm.bitcast %[[OLD]] : i32 to f32
+  // CHECK: llvm.intr.copysign
+  // CHECK: %[[SUM:.*]] = llvm.fadd
+  // CHECK: llvm.intr.copysign
+  // CHECK: %[[CX:.*]] = llvm.cmpxchg %[[P]], %[[OLD]], %{{.*}} syncscope("workgroup") monotonic monotonic : !llvm.ptr, i32
+  // CHECK: %[[SEEN:.*]] = llvm.extractvalue %[[CX]][0]
+  // CHECK: %[[OK:.*]] = llvm.extractvalue %[[CX]][1]
+  // CHECK: llvm.cond_br %[[OK]], ^[[DONE:.*]](%[[OLD]] : i32), ^[[LOOP]](%[[SEEN]] : i32)
+  // CHECK: ^[[DONE]](%[[R:.*]]: i32):
+  // CHECK: %[[RF:.*]] = llvm.bitcast %[[R]] : i32 to f32
+  // CHECK: llvm.return %[[RF]] : f32
 }
