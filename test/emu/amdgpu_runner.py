@@ -364,9 +364,9 @@ class Workarounds:
         return f'{m.group(1)}.b16 = f32_to_bf16({rhs});'
       pcode = re.sub(r'(\w+\[\d+ : \d+\])\.bf16 = ([^;\n]*);', dest, pcode)
     # Packed f16 min/max (V_PK_MIN_F16, V_PK_MAX_F16; gfx12's *_NUM_F16): the pcode calls v_min_f16/v_max_f16,
-    # which the emulator implements as a plain comparison, without the IEEE-mode NaN rules the scalar
-    # V_MIN_F32/V_MAX_F32 pcode spells out (a signalling NaN operand gives it quieted, a quiet NaN operand gives
-    # the other operand). Spell them out per half.
+    # which the emulator implements as a plain comparison, without the IEEE-mode NaN rules and the zero order the
+    # scalar V_MIN_F16/V_MAX_F16 pcode spells out (a signalling NaN operand gives it quieted, a quiet NaN operand
+    # gives the other operand; -0 < +0). Spell them out per half.
     m = re.fullmatch(r'V_PK_(MIN|MAX)(_NUM)?_F16', name)
     if m:
       def half(mm: re.Match) -> str:
@@ -375,6 +375,8 @@ class Workarounds:
                 f"elsif isSignalNAN(64'F({b})) then\n{dst} = 16'F(cvtToQuietNAN(64'F({b})))\n"
                 f"elsif isNAN(64'F({a})) then\n{dst} = {b}\n"
                 f"elsif isNAN(64'F({b})) then\n{dst} = {a}\n"
+                f"elsif (64'F(abs({a})) == 0.0) && (64'F(abs({b})) == 0.0) then\n"
+                f"{dst} = {'sign' if 'min' in fn else '!sign'}({a}) ? {a} : {b}\n"
                 f"else\n{dst} = {fn}({a}, {b})\nendif")
       pcode = re.sub(r'(tmp\[\d+ : \d+\]\.f16) = (v_\w+_f16)\((S0\[\d+ : \d+\]\.f16), (S1\[\d+ : \d+\]\.f16)\);',
                      half, pcode)

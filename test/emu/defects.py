@@ -352,6 +352,20 @@ target:
     inputs=lambda n: [[0x7e00fe18, 0x7d004000, 0x00000000][i % 3] for i in range(n)],
     expect=lambda inp: [{0x7e00fe18: 0x3c00c000, 0x7d004000: 0x7f00c000, 0x00000000: 0x0000c000}[a]
                         for a in inp]),
+  'v_pk_min_f16_zero': dict(
+    about='v_pk_min_f16 / v_pk_max_f16: the halves are compared without the zero order of the scalar pcode '
+          '(V_MIN_F16/V_MAX_F16, which V_PK_MIN_F16/V_PK_MAX_F16 call per half, take -0 < +0): '
+          'min(+0, x) and max(-0, x) must be x for x = +0 and -0',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mov_b32 v3, 0x80000000
+\tv_pk_min_f16 v4, v3, v2
+\tv_pk_max_f16 v5, v3, v2
+\tv_and_b32 v4, 0xffff, v4
+\tv_and_b32 v5, 0xffff0000, v5
+\tv_or_b32 v1, v4, v5""",
+    inputs=lambda n: [[0x00000000, 0x80008000, 0x00008000, 0x80000000][i % 4] for i in range(n)],
+    expect=lambda inp: list(inp)),
   'vop3p_clamp': dict(
     about='the clamp bit of packed VOP3P float instructions (v_pk_add/mul/fma_f16 ... clamp, which LLVM emits for '
           '.sat on f16x2) is ignored: (a, b) + (a, b) must come out clamped to [0, 1], NaN to 0',
