@@ -426,13 +426,20 @@ def _packed_float_clamped(name: str, d) -> bool:
           and bool(getattr(d, 'clmp', 0)))
 
 
+def _float_clamped(name: str, d) -> int:
+  """The result width (16, 32, 64) of a VOP3 float instruction (not packed) with its clamp bit set, else 0."""
+  if not getattr(d, 'clmp', 0) or name.startswith(('V_PK_', 'V_CMP', 'V_CMPX')): return 0
+  parts = re.sub(r'_E(32|64)$', '', name).split('_')
+  dst = parts[2] if name.startswith('V_CVT_') and len(parts) > 2 else parts[-1]
+  return {'F16': 16, 'F32': 32, 'F64': 64}.get(dst, 0)
+
+
 def _clamp_half(h: int, bf16: bool) -> int:
-  """One f16 (or bf16) value clamped to [0, 1], NaN to +0, as the emulator clamps VOP3 float results (max with 0
-  first, so -0 stays -0)."""
+  """One f16 (or bf16) value clamped to [0, 1], NaN to +0 and -0 to +0, as the clamp bit does (AMD ISA: output
+  modifiers flush -0 to +0; see _vop3_clamp)."""
   exp_mask, one = (0x7f80, 0x3f80) if bf16 else (0x7c00, 0x3c00)
   if h & 0x7fff > exp_mask: return 0          # NaN
-  if h == 0x8000: return h                    # -0
-  if h & 0x8000: return 0                     # negative
+  if h & 0x8000: return 0                     # negative, -0
   return min(h, one)
 
 
@@ -770,6 +777,8 @@ class Dispatch:
     hook = self._hooks.get(name)
     if hook is None and undecoded is None and _packed_float_clamped(name, d):
       hook = Dispatch._vop3p_clamp
+    if hook is None and undecoded is None and _float_clamped(name, d):
+      hook = Dispatch._vop3_clamp
     compile_raw = raw[:size + 4]
     if hook is None and name.startswith('FLAT_'):
       hook = Dispatch._flat_with_private
@@ -779,7 +788,7 @@ class Dispatch:
         if raw[0] & 0x7f != 124: raise UnsupportedByEmulator(f'{name} with saddr at code offset {off:#x}')
         compile_raw = raw[:3] + bytes([0b11101110]) + raw[4:size + 4]
     fxn, gl = None, ()
-    if hook is None or hook in (Dispatch._flat_with_private, Dispatch._vop3p_clamp):
+    if hook is None or hook in (Dispatch._flat_with_private, Dispatch._vop3p_clamp, Dispatch._vop3_clamp):
       try:
         fxn, gl = self.em.compile(compile_raw, self.arch)
       except Exception as e:
@@ -1030,7 +1039,7 @@ class Dispatch:
   def _vop3p_clamp(self, w, inst):
     """A packed f16/bf16 VOP3P instruction with its clamp bit: the emulator ignores that bit for VOP3P (it honours
     it for VOP3), so the instruction runs as compiled and each half of the destination is then clamped in the
-    active lanes as the emulator clamps VOP3 results: to [0, 1], NaN to +0 (defects.py: vop3p_clamp)."""
+    active lanes: to [0, 1], NaN and -0 to +0 (defects.py: vop3p_clamp)."""
     em, s, v, ws = self.em, w.s, w.v, self.wave_size
     inst.fxn(*w.args(inst.globals))
     vdst = inst.raw[0]
@@ -1040,6 +1049,25 @@ class Dispatch:
       if exec_mask >> lane & 1:
         word = v[vdst * ws + lane]
         v[vdst * ws + lane] = _clamp_half(word & 0xffff, bf16) | _clamp_half(word >> 16, bf16) << 16
+
+  def _vop3_clamp(self, w, inst):
+    """A VOP3 float instruction with its clamp bit: the emulator clamps its result to [0, 1] with a max against
+    +0, which keeps -0; the AMD ISA's output modifiers flush -0 to +0 (and LLVM folds PTX's `.sat`, which gives +0
+    for -0, into the clamp bit). The instruction runs as compiled, then a -0 in the destination of an active lane
+    becomes +0 (defects.py: vop3_clamp_negative_zero)."""
+    em, s, v, ws = self.em, w.s, w.v, self.wave_size
+    inst.fxn(*w.args(inst.globals))
+    d = self.em.decode(inst.raw + bytes(16), self.arch)
+    bits, vdst = _float_clamped(inst.name, d), inst.raw[0]
+    exec_mask = s[em.EXEC_LO] | (s[em.EXEC_LO + 1] << 32 if ws == 64 else 0)
+    for lane in range(ws):
+      if not exec_mask >> lane & 1: continue
+      if bits == 32 and v[vdst * ws + lane] == 0x80000000: v[vdst * ws + lane] = 0
+      elif bits == 64 and v[(vdst + 1) * ws + lane] == 0x80000000 and v[vdst * ws + lane] == 0:
+        v[(vdst + 1) * ws + lane] = 0
+      elif bits == 16:
+        shift = 16 if getattr(d, 'opsel', 0) >> 3 & 1 else 0
+        if v[vdst * ws + lane] >> shift & 0xffff == 0x8000: v[vdst * ws + lane] &= ~(0xffff << shift) & 0xffffffff
 
   def _flat_with_private(self, w, inst):
     """flat_* with some lanes' addresses in the private aperture: the emulator would access host memory at the

@@ -375,6 +375,22 @@ target:
     inputs=lambda n: [[0x3c003c00, 0xbc004000, 0x38003400, 0x7e00c000][i % 4] for i in range(n)],
     expect=lambda inp: [{0x3c003c00: 0x3c003c00, 0xbc004000: 0x00003c00, 0x38003400: 0x3c003800,
                          0x7e00c000: 0x00000000}[a] for a in inp]),
+  'vop3_clamp_negative_zero': dict(
+    about='the clamp bit of VOP3 float instructions keeps a -0 result (the emulator clamps with a max against +0); '
+          'the AMD ISA\'s output modifiers flush -0 to +0, and LLVM folds PTX\'s .sat (which gives +0 for -0) into '
+          'the clamp bit: -0 + -0, -0 * 1 and max(-0, -0) with clamp must be +0, in f32 and f16',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_add_f32_e64 v3, v2, v2 clamp
+\tv_max_f32_e64 v4, v2, v2 clamp
+\tv_mul_f16_e64 v5, v2, 1.0 clamp
+\tv_or_b32 v1, v3, v4
+\tv_and_b32 v5, 0xffff, v5
+\tv_or_b32 v1, v1, v5""",
+    inputs=lambda n: [[0x80000000, 0xbf808000, 0x3f000000, 0x3c00bc00][i % 4] for i in range(n)],
+    # f32 -0 (f16 +0); f32 -1.0039 (f16 -0); f32 0.5: 1.0 | 0.5 (f16 +0); f32 0.00786: sum | itself (f16 -1 -> 0)
+    expect=lambda inp: [{0x80000000: 0, 0xbf808000: 0, 0x3f000000: 0x3f800000,
+                         0x3c00bc00: 0x3c80bc00}[a] for a in inp]),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
