@@ -83,6 +83,65 @@ Value floatMinMax(OpBuilder &b, Location loc, bool isMin, Value x, Value y,
   return canonicalNaNIf(b, loc, bad, r);
 }
 
+/// `r`, the float nearest to an exact value whose rounding error is `err`
+/// (err = exact - r, exact in its own, possibly wider, type), made
+/// round-to-odd: an inexact result with an even significand moves one unit
+/// towards the exact value.
+Value roundToOdd(OpBuilder &b, Location loc, Value r, Value err) {
+  Type t = r.getType(), it = bitsType(t);
+  Value bits = LLVM::BitcastOp::create(b, loc, it, r);
+  Value zero = constFloat(b, loc, t, 0.0);
+  Value errZero = constFloat(b, loc, err.getType(), 0.0);
+  Value inexact =
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::one, err, errZero);
+  Value even = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::eq,
+      LLVM::AndOp::create(b, loc, bits, splatInt(b, loc, it, 1)),
+      splatInt(b, loc, it, 0));
+  // Towards the exact value: a larger magnitude when err has r's sign.
+  Value away = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::eq,
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, r, zero),
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, err, errZero));
+  Value step = LLVM::SelectOp::create(b, loc, away, splatInt(b, loc, it, 1),
+                                      splatInt(b, loc, it, -1));
+  Value moved = LLVM::AddOp::create(b, loc, bits, step);
+  Value adjust = LLVM::AndOp::create(b, loc, inexact, even);
+  return LLVM::BitcastOp::create(
+      b, loc, t, LLVM::SelectOp::create(b, loc, adjust, moved, bits));
+}
+
+/// fma.rn on bf16 (scalars or pairs) rounded once, for targets without a
+/// bf16 fma: LLVM's promotion through f32 rounds twice (a product on a bf16
+/// midpoint plus a tiny addend came out 1 ulp low in the AMD emulator run).
+/// The product is exact in f64; the sum is rounded to odd in f64 (TwoSum's
+/// error), then to odd in f32, then to nearest bf16: rounding to odd with
+/// two bits or more to spare leaves the last rounding correct.
+Value fmaBf16RoundedOnce(OpBuilder &b, Location loc, Value x, Value y,
+                         Value z) {
+  Type t = x.getType(), f64 = b.getF64Type(), f32 = b.getF32Type();
+  if (auto vt = dyn_cast<VectorType>(t)) {
+    f64 = VectorType::get(vt.getShape(), f64);
+    f32 = VectorType::get(vt.getShape(), f32);
+  }
+  auto ext = [&](Value v) { return LLVM::FPExtOp::create(b, loc, f64, v); };
+  Value c = ext(z);
+  Value p = LLVM::FMulOp::create(b, loc, ext(x), ext(y));
+  Value s = LLVM::FAddOp::create(b, loc, p, c);
+  // TwoSum: s + err == p + c exactly.
+  Value bb = LLVM::FSubOp::create(b, loc, s, p);
+  Value err = LLVM::FAddOp::create(
+      b, loc,
+      LLVM::FSubOp::create(b, loc, p, LLVM::FSubOp::create(b, loc, s, bb)),
+      LLVM::FSubOp::create(b, loc, c, bb));
+  Value odd64 = roundToOdd(b, loc, s, err);
+  Value narrow = LLVM::FPTruncOp::create(b, loc, f32, odd64);
+  Value back = LLVM::FSubOp::create(b, loc, odd64,
+                                    LLVM::FPExtOp::create(b, loc, f64, narrow));
+  Value odd32 = roundToOdd(b, loc, narrow, back);
+  return LLVM::FPTruncOp::create(b, loc, t, odd32);
+}
+
 Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
                    ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op->getLoc();
@@ -146,7 +205,9 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
     else if (isa<DivOp>(op))
       r = LLVM::FDivOp::create(b, loc, in[0], in[1]);
     else if (isa<FmaOp, MadOp>(op)) {
-      r = LLVM::FMAOp::create(b, loc, in[0], in[1], in[2]);
+      r = getElementTypeOrSelf(t).isBF16() && !l.target.hasBf16Fma()
+              ? fmaBf16RoundedOnce(b, loc, in[0], in[1], in[2])
+              : Value(LLVM::FMAOp::create(b, loc, in[0], in[1], in[2]));
       if (hasFlag(mods, Flag::relu))
         r = floatRelu(b, loc, r);
     } else if (isa<MinOp, MaxOp>(op))

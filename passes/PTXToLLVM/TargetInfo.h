@@ -148,6 +148,9 @@ public:
                                mlir::Value &old) const {
     return false;
   }
+  /// Whether LLVM's `fma` on bf16 is one rounding here (an instruction of
+  /// the target's); when not, the shared lowering rounds it once itself.
+  virtual bool hasBf16Fma() const { return false; }
   /// Whether LLVM's `atomicrmw fadd` of an f32 has PTX's semantics here:
   /// subnormal operands (the memory's and the register's) and results
   /// flushed to sign-preserving zero. When not, the shared lowering makes a

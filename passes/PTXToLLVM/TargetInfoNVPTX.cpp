@@ -127,6 +127,8 @@ public:
   /// NVIDIA's driver's values, every index.
   bool hasEnvironmentRegister(int64_t) const override { return true; }
   bool lowersNativeInstructions() const override { return true; }
+  /// fma on bf16 is fma.rn.bf16 (sm_80 and later).
+  bool hasBf16Fma() const override { return true; }
   /// atomicrmw fadd f32 is atom/red.add.f32, which flushes.
   bool atomicAddF32FlushesSubnormals() const override { return true; }
   Value readEnvironmentRegister(OpBuilder &b, Location loc,

@@ -407,6 +407,34 @@ module {
     %0 = ptx.neg "f32" %a : (f32) -> f32
     ptx.ret %0 : f32
   }
+  // fma.rn on bf16: LLVM's promotion through f32 rounds twice (a product on
+  // a bf16 midpoint plus a tiny addend came out 1 ulp low: the AMD emulator
+  // run's fma_rn_relu_bf16x2). Rounded once: exact product in f64, the sum
+  // rounded to odd in f64 (TwoSum's error) and f32, then to nearest bf16.
+  // NVPTX has fma.rn.bf16x2.
+  // CHECK-LABEL: llvm.func internal @fma_bf16x2(
+  // CHECK: %[[C:.*]] = llvm.fpext %{{.*}} : vector<2xbf16> to vector<2xf64>
+  // CHECK: %[[P:.*]] = llvm.fmul %{{.*}}, %{{.*}} : vector<2xf64>
+  // CHECK: %[[S:.*]] = llvm.fadd %[[P]], %[[C]] : vector<2xf64>
+  // CHECK: %[[BB:.*]] = llvm.fsub %[[S]], %[[P]] : vector<2xf64>
+  // CHECK: llvm.fcmp "one"
+  // CHECK: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xi64>
+  // CHECK: %[[N:.*]] = llvm.fptrunc %{{.*}} : vector<2xf64> to vector<2xf32>
+  // CHECK: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xi32>
+  // CHECK: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+  // CHECK-NOT: llvm.intr.fma
+  // CHECK: llvm.return
+  // NV-LABEL: llvm.func internal @fma_bf16x2(
+  // NV: llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<2xbf16>, vector<2xbf16>, vector<2xbf16>) -> vector<2xbf16>
+  ptx.func @fma_bf16x2 attributes {
+      params = [#ptx.param<name = "a", space = reg, type = b32>,
+                #ptx.param<name = "b", space = reg, type = b32>,
+                #ptx.param<name = "c", space = reg, type = b32>],
+      returns = [#ptx.param<name = "d", space = reg, type = b32>]} {
+  ^bb0(%d: i32, %a: i32, %b: i32, %c: i32):
+    %0 = ptx.fma "rn.bf16x2" %a, %b, %c : (i32, i32, i32) -> i32
+    ptx.ret %0 : i32
+  }
   // min: IEEE 754-2019 minimumNumber (a signalling NaN operand gives the
   // other one, -0 < +0), not minnum (either zero, a quieted sNaN: the AMD
   // emulator run's min_f32 / min_ftz_f16x2 mismatches).
