@@ -391,6 +391,16 @@ target:
     # f32 -0 (f16 +0); f32 -1.0039 (f16 -0); f32 0.5: 1.0 | 0.5 (f16 +0); f32 0.00786: sum | itself (f16 -1 -> 0)
     expect=lambda inp: [{0x80000000: 0, 0xbf808000: 0, 0x3f000000: 0x3f800000,
                          0x3c00bc00: 0x3c80bc00}[a] for a in inp]),
+  'v_div_scale_denormal': dict(
+    about='v_div_scale_f32 with a denormal denominator gives NaN whatever the denormal mode; with denormals '
+          'enabled the ISA scales it by 2^64 (LLVM\'s correctly rounded division, 1/x of a denormal came out '
+          'inf): the denominator\'s own scale must be ldexp(x, 64), a normal x unchanged',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_div_scale_f32 v1, null, v2, v2, 1.0""",
+    inputs=lambda n: [[0x00200020, 0x00000001, 0x3f800000, 0x807fffff][i % 4] for i in range(n)],
+    expect=lambda inp: [{0x00200020: 0x1f800080, 0x00000001: 0x15000000, 0x3f800000: 0x3f800000,
+                         0x807fffff: 0xa07ffffe}[a] for a in inp]),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
