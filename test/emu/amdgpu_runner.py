@@ -345,11 +345,13 @@ class Workarounds:
     orig = self._orig_get_pcode
 
     def get_pcode(op):
-      return self._fix_pcode(op.name, orig(op))
+      raw = None
+      if op.name == 'V_DIV_SCALE_F32': raw = self.em.emu._get_pcode_dict(op)[op]
+      return self._fix_pcode(op.name, orig(op), raw)
     return get_pcode
 
   @staticmethod
-  def _fix_pcode(name: str, pcode: str) -> str:
+  def _fix_pcode(name: str, pcode: str, self_raw: str | None = None) -> str:
     # The 24-bit multiplies (V_MUL[_HI]_{I32_I24,U32_U24}, V_MAD_{I32_I24,U32_U24}): the pcode parser has no
     # i24/u24 type, so `S0.i24` / `S0.u24` are the whole 32-bit register: the high 8 bits are neither dropped nor
     # (for i24) replaced by the sign. Spell the conversions out: sign-extend with a shift pair on i32, mask for u24.
@@ -380,15 +382,25 @@ class Workarounds:
                 f"else\n{dst} = {fn}({a}, {b})\nendif")
       pcode = re.sub(r'(tmp\[\d+ : \d+\]\.f16) = (v_\w+_f16)\((S0\[\d+ : \d+\]\.f16), (S1\[\d+ : \d+\]\.f16)\);',
                      half, pcode)
-    # V_DIV_SCALE_F32/F64: the emulator makes a denormal denominator give NaN whatever the denormal mode, and drops
-    # the ISA's scaling of both operands for it. With denormals enabled the ISA's pcode scales (ldexp by 64 / 128);
-    # with them flushed the host's DAZ (MXCSR follows MODE) makes the denominator read as 0, which gives NaN by the
-    # ISA's first rule. Put the ISA's rule back and drop the unconditional NaN (defects.py: v_div_scale_denormal).
-    m = re.fullmatch(r'V_DIV_SCALE_F(32|64)(_E64)?', name)
-    if m:
-      dt, k = f'f{m.group(1)}', 64 if m.group(1) == '32' else 128
-      pcode = pcode.replace(f';\nif isDENORM(S1.{dt}) then\nD0.{dt} = NAN.{dt}\nendif', '')
-      pcode = pcode.replace(f'elsif 1 == 0 then\nD0.{dt} = S0.{dt}', f'elsif isDENORM(S1.{dt}) then\nD0.{dt} = ldexp(S0.{dt}, {k})')
+    # V_DIV_SCALE_F32: the emulator rewrites the ISA's pcode so that a denormal denominator gives NaN whatever
+    # the denormal mode, a tiny numerator sets VCC (V_DIV_FMAS then scales the quotient by 2^-64), and a denormal
+    # quotient leaves the numerator unscaled (V_DIV_FMAS then scales it by 2^-64 too): LLVM's correctly rounded
+    # division gave inf for 1/denormal, 2^-87 for 2^-149 / 2^-126 and 0 for 3 * 2^-149 / 1. The ISA's own pcode
+    # is taken instead, with only what the pcode parser cannot read spelled out (`x / y == DENORM`: the quotient's
+    # exponent below the normal range; `1.0 / f64(S1) == DENORM.f64`: never for an f32) and D0 = S0 where no rule
+    # scales (defects.py: v_div_scale_denormal, v_div_scale_tiny).
+    if name == 'V_DIV_SCALE_F32' and self_raw is not None:
+      p = self_raw.replace('S2.f32 / S1.f32 == DENORM.f32', 'divWouldBeDenorm(S2.f32, S1.f32)')
+      p = p.replace("1.0 / 64'F(S1.f32) == DENORM.f64", '0').replace('S1.f32 == DENORM.f32', 'isDENORM(S1.f32)')
+      p = p.replace('D0.f32 = ldexp(S0.f32, 64)\nendif', 'D0.f32 = ldexp(S0.f32, 64)\nelse\nD0.f32 = S0.f32\nendif')
+      pcode = p.replace('VCC = 0x0LL', 'VCC.u64[laneId] = 0').replace('VCC = 0x1LL', 'VCC.u64[laneId] = 1')
+    # V_DIV_FIXUP_F32/F64: a quotient below 2^-150 (2^-1075) is +-UNDERFLOW, a constant the ISA does not define;
+    # the emulator takes the smallest denormal, which makes LLVM's correctly rounded division 1 denormal off
+    # (2^-149 / FLT_MAX gave 2^-149). Rounded to nearest, such a quotient is +-0: the runner uses that (an
+    # assumption the ISA leaves open; defects.py: v_div_fixup_underflow).
+    if name.startswith('V_DIV_FIXUP_F'):
+      pcode = pcode.replace('-UNDERFLOW_F32 : UNDERFLOW_F32', '-0.0F : 0.0F')
+      pcode = pcode.replace('-UNDERFLOW_F64 : UNDERFLOW_F64', '-0.0 : 0.0')
     # V_EXP_F16: tinygrad's C renderer emits an invalid bit-cast (2-byte source to float) for the f16 pow; compute
     # 2^x in f32 and round once to f16 instead.
     if name.startswith('V_EXP_F16') and pcode == "D0.f16 = pow(16'2.0, S0.f16)":

@@ -401,6 +401,30 @@ target:
     inputs=lambda n: [[0x00200020, 0x00000001, 0x3f800000, 0x807fffff][i % 4] for i in range(n)],
     expect=lambda inp: [{0x00200020: 0x1f800080, 0x00000001: 0x15000000, 0x3f800000: 0x3f800000,
                          0x807fffff: 0xa07ffffe}[a] for a in inp]),
+  'v_div_scale_tiny': dict(
+    about='v_div_scale_f32 of the numerator: a quotient that would be denormal must scale the numerator by 2^64 '
+          'and set VCC (V_DIV_FMAS scales back); a tiny numerator (exponent <= 23) is scaled without VCC. The '
+          'emulator does neither as the ISA says (3 * 2^-149 / 1 came out 0, 2^-149 / 2^-126 2^-87); '
+          'out = D0 + VCC, denominator 1.0',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_div_scale_f32 v1, vcc_lo, v2, 1.0, v2
+\tv_cndmask_b32_e64 v4, 0, 1, vcc_lo
+\tv_add_nc_u32_e32 v1, v1, v4""",
+    inputs=lambda n: [[0x00000003, 0x01000000, 0x3fc00000][i % 3] for i in range(n)],
+    expect=lambda inp: [{0x00000003: 0x15c00001, 0x01000000: 0x21000000, 0x3fc00000: 0x3fc00000}[a]
+                        for a in inp]),
+  'v_div_fixup_underflow': dict(
+    about='v_div_fixup_f32 with a quotient below 2^-150 gives the ISA\'s UNDERFLOW_F32, a constant the ISA does '
+          'not define; the emulator uses the smallest denormal, the runner +-0 (the nearest-even rounding of such '
+          'a quotient, which LLVM\'s correctly rounded division needs): 2^-126 / FLT_MAX must be +0 (the emulator\'s own '
+          'driver flushes denormal results, which hides it there; the runner does not)',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mov_b32 v3, 0x7f7fffff
+\tv_div_fixup_f32 v1, 0, v3, v2""",
+    inputs=lambda n: [[0x00800000, 0x80800000, 0x3f800000][i % 3] for i in range(n)],
+    expect=lambda inp: [{0x00800000: 0, 0x80800000: 0x80000000, 0x3f800000: 0}[a] for a in inp]),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
