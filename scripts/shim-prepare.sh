@@ -11,10 +11,13 @@
 # Usage (from the repository root, after building into build/):
 #   scripts/shim-prepare.sh            # everything
 #   SKIP_PROGRAMS=1 scripts/shim-prepare.sh   # keep .shim/bin, rebuild cache
+#   NVCC_EXTRA=-fmad=false scripts/shim-prepare.sh   # extra nvcc flags (the
+#       launch recording for the AMD replay: no mul/add left to contract)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 grep -qx '/.shim/' .git/info/exclude 2>/dev/null || echo '/.shim/' >> .git/info/exclude
 NVCC="${NVCC:-nvcc}"
+read -r -a EXTRA <<< "${NVCC_EXTRA:-}"
 NICE="${NICE-nice -n 19}"
 BIN=.shim/bin
 mkdir -p "$BIN" .shim/lib
@@ -34,18 +37,18 @@ if [[ -z "${SKIP_PROGRAMS:-}" ]]; then
   for name in $(printf '%s\n' "${!FLAGS[@]}" | sort); do
     echo "nvcc $name"
     # shellcheck disable=SC2086
-    $NICE "$NVCC" -O2 -std=c++17 ${FLAGS[$name]} "${GENCODE[@]}" \
+    $NICE "$NVCC" -O2 -std=c++17 ${FLAGS[$name]} "${EXTRA[@]}" "${GENCODE[@]}" \
       -o "$BIN/$name" "test/cuda/$name.cu"
   done
   echo "nvcc rdc (relocatable device code, device-linked)"
-  $NICE "$NVCC" -O2 -std=c++17 -rdc=true "${GENCODE[@]}" -o "$BIN/rdc" \
+  $NICE "$NVCC" -O2 -std=c++17 -rdc=true "${EXTRA[@]}" "${GENCODE[@]}" -o "$BIN/rdc" \
     test/cuda/rdc/rdc_main.cu test/cuda/rdc/rdc_lib.cu
   echo "nvcc tiled_matmul_shared_cudart (-cudart shared)"
-  $NICE "$NVCC" -O2 -std=c++17 -cudart shared "${GENCODE[@]}" \
+  $NICE "$NVCC" -O2 -std=c++17 -cudart shared "${EXTRA[@]}" "${GENCODE[@]}" \
     -o "$BIN/tiled_matmul_shared_cudart" test/cuda/tiled_matmul.cu
   echo "nvcc driver_api (+ saxpy.fatbin)"
-  $NICE "$NVCC" -O2 -o "$BIN/driver_api" test/shim/driver_api.cpp -lcuda
-  $NICE "$NVCC" -fatbin "${GENCODE[@]}" -o .shim/saxpy.fatbin \
+  $NICE "$NVCC" -O2 "${EXTRA[@]}" -o "$BIN/driver_api" test/shim/driver_api.cpp -lcuda
+  $NICE "$NVCC" -fatbin "${EXTRA[@]}" "${GENCODE[@]}" -o .shim/saxpy.fatbin \
     examples/saxpy/saxpy.cu
 fi
 cp examples/saxpy/saxpy.ptx .shim/saxpy.ptx
@@ -71,4 +74,5 @@ echo "zluda-precompile build ${inputs[*]} --target nvptx --arch sm_90"
 build/bin/zluda-precompile build "${inputs[@]}" --target nvptx --arch sm_90 \
   --cache .shim/cache --json .shim/build.json || true
 cp test/shim/run-on-device.sh .shim/
+echo "${NVCC_EXTRA:-}" > .shim/nvcc-extra.txt
 du -sh .shim
