@@ -346,7 +346,7 @@ class Workarounds:
 
     def get_pcode(op):
       raw = None
-      if op.name == 'V_DIV_SCALE_F32': raw = self.em.emu._get_pcode_dict(op)[op]
+      if op.name in ('V_DIV_SCALE_F32', 'V_DIV_SCALE_F64'): raw = self.em.emu._get_pcode_dict(op)[op]
       return self._fix_pcode(op.name, orig(op), raw)
     return get_pcode
 
@@ -382,17 +382,20 @@ class Workarounds:
                 f"else\n{dst} = {fn}({a}, {b})\nendif")
       pcode = re.sub(r'(tmp\[\d+ : \d+\]\.f16) = (v_\w+_f16)\((S0\[\d+ : \d+\]\.f16), (S1\[\d+ : \d+\]\.f16)\);',
                      half, pcode)
-    # V_DIV_SCALE_F32: the emulator rewrites the ISA's pcode so that a denormal denominator gives NaN whatever
+    # V_DIV_SCALE_F32/F64: the emulator rewrites the ISA's pcode so that a denormal denominator gives NaN whatever
     # the denormal mode, a tiny numerator sets VCC (V_DIV_FMAS then scales the quotient by 2^-64), and a denormal
     # quotient leaves the numerator unscaled (V_DIV_FMAS then scales it by 2^-64 too): LLVM's correctly rounded
     # division gave inf for 1/denormal, 2^-87 for 2^-149 / 2^-126 and 0 for 3 * 2^-149 / 1. The ISA's own pcode
     # is taken instead, with only what the pcode parser cannot read spelled out (`x / y == DENORM`: the quotient's
     # exponent below the normal range; `1.0 / f64(S1) == DENORM.f64`: never for an f32) and D0 = S0 where no rule
     # scales (defects.py: v_div_scale_denormal, v_div_scale_tiny).
-    if name == 'V_DIV_SCALE_F32' and self_raw is not None:
-      p = self_raw.replace('S2.f32 / S1.f32 == DENORM.f32', 'divWouldBeDenorm(S2.f32, S1.f32)')
-      p = p.replace("1.0 / 64'F(S1.f32) == DENORM.f64", '0').replace('S1.f32 == DENORM.f32', 'isDENORM(S1.f32)')
-      p = p.replace('D0.f32 = ldexp(S0.f32, 64)\nendif', 'D0.f32 = ldexp(S0.f32, 64)\nelse\nD0.f32 = S0.f32\nendif')
+    if name in ('V_DIV_SCALE_F32', 'V_DIV_SCALE_F64') and self_raw is not None:
+      dt, k = ('f32', 64) if name.endswith('F32') else ('f64', 128)
+      p = self_raw.replace(f'S2.{dt} / S1.{dt} == DENORM.{dt}', f'divWouldBeDenorm(S2.{dt}, S1.{dt})')
+      p = p.replace("1.0 / 64'F(S1.f32) == DENORM.f64", '0')
+      p = p.replace('1.0 / S1.f64 == DENORM.f64', 'isDENORM(1.0 / S1.f64)')
+      p = p.replace(f'S1.{dt} == DENORM.{dt}', f'isDENORM(S1.{dt})')
+      p = p.replace(f'D0.{dt} = ldexp(S0.{dt}, {k})\nendif', f'D0.{dt} = ldexp(S0.{dt}, {k})\nelse\nD0.{dt} = S0.{dt}\nendif')
       pcode = p.replace('VCC = 0x0LL', 'VCC.u64[laneId] = 0').replace('VCC = 0x1LL', 'VCC.u64[laneId] = 1')
     # V_DIV_FIXUP_F32/F64: a quotient below 2^-150 (2^-1075) is +-UNDERFLOW, a constant the ISA does not define;
     # the emulator takes the smallest denormal, which makes LLVM's correctly rounded division 1 denormal off
