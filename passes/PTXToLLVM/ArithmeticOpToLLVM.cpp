@@ -83,6 +83,36 @@ Value floatMinMax(OpBuilder &b, Location loc, bool isMin, Value x, Value y,
   return canonicalNaNIf(b, loc, bad, r);
 }
 
+/// div.approx.f32's results for a divisor of magnitude in (2^126, 2^128):
+/// NaN for an infinite dividend, else (a NaN dividend aside) zero with the
+/// sign of a / b; `q` otherwise.
+Value approxDivBeyondRange(OpBuilder &b, Location loc, Value a, Value d,
+                           Value q) {
+  Type t = q.getType();
+  Value mag = LLVM::FAbsOp::create(b, loc, d);
+  Value beyond = LLVM::AndOp::create(
+      b, loc,
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::ogt, mag,
+                           constFloat(b, loc, t, 0x1p126)),
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, mag,
+                           constFloat(b, loc, t, INFINITY)));
+  Value signedZero = LLVM::CopySignOp::create(
+      b, loc, constFloat(b, loc, t, 0.0),
+      LLVM::FMulOp::create(
+          b, loc,
+          LLVM::CopySignOp::create(b, loc, constFloat(b, loc, t, 1.0), a), d));
+  Value infinite = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq,
+                                        LLVM::FAbsOp::create(b, loc, a),
+                                        constFloat(b, loc, t, INFINITY));
+  Value nan = LLVM::BitcastOp::create(
+      b, loc, t, constInt(b, loc, b.getI32Type(), 0x7fffffff));
+  Value special = LLVM::SelectOp::create(b, loc, infinite, nan, signedZero);
+  // A NaN dividend stays the quotient's NaN.
+  Value ordered = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::ord, a, a);
+  return LLVM::SelectOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, beyond, ordered), special, q);
+}
+
 /// `r`, the float nearest to an exact value whose rounding error is `err`
 /// (err = exact - r, exact in its own, possibly wider, type), made
 /// round-to-odd: an inexact result with an even significand moves one unit
@@ -202,9 +232,16 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       r = LLVM::FSubOp::create(b, loc, in[0], in[1], contract);
     else if (isa<MulOp>(op))
       r = LLVM::FMulOp::create(b, loc, in[0], in[1], contract);
-    else if (isa<DivOp>(op))
+    else if (isa<DivOp>(op)) {
       r = LLVM::FDivOp::create(b, loc, in[0], in[1]);
-    else if (isa<FmaOp, MadOp>(op)) {
+      // div.approx.f32 is defined beyond its bounded range too: for
+      // 2^126 < |b| < 2^128 it gives NaN for an infinite a, else a
+      // sign-preserving zero (what a * rcp(b) gives, rcp flushing; the AMD
+      // emulator run found the exact quotient there). The target's own
+      // approximate division has this already.
+      if (t.isF32() && hasFlag(mods, Flag::approx))
+        r = approxDivBeyondRange(b, loc, in[0], in[1], r);
+    } else if (isa<FmaOp, MadOp>(op)) {
       r = getElementTypeOrSelf(t).isBF16() && !l.target.hasBf16Fma()
               ? fmaBf16RoundedOnce(b, loc, in[0], in[1], in[2])
               : Value(LLVM::FMAOp::create(b, loc, in[0], in[1], in[2]));
