@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# The AMD side of the differential verification (issue 15, point 3): every
-# sweep family of test/verify/sweeps compiled by zluda-precompile for gfx1100
-# and gfx1201, run in tinygrad's AMD ISA emulator on the inputs NVIDIA's
-# outputs were recorded for (test/verify/record-on-device.sh on the H200),
-# compared with them (test/emu/run-sweeps.py); prints one table a processor.
-#   ZLUDA_AMD_EMULATOR=/work/emu/tinygrad scripts/verify-amdgpu.sh REFERENCE [ARCH...]
-# REFERENCE: the recorded file (sweep-reference.jsonl.xz). Results go to
-# ${VERIFY_AMDGPU_OUT:-.verify/amdgpu}/<arch>.{log,jsonl}; a run that stops is
-# resumed from the .jsonl (delete it to start over).
+# The AMD side of the differential verification (issue 15): our AMDGPU code
+# run in tinygrad's AMD ISA emulator (test/emu; never part of this project)
+# and compared with NVIDIA's outputs recorded on the H200:
+#   1. the emulator's defects the runner works around, each reproduced at
+#      ISA level (test/emu/defects.py): the runner must be right in all;
+#   2. every sweep family of test/verify/sweeps compiled for each processor,
+#      on the inputs NVIDIA's outputs were recorded for
+#      (test/verify/record-on-device.sh), compared (test/emu/run-sweeps.py);
+#   3. with LAUNCH_RECORDS (the .tar.xz test/shim/record-launches-on-device.sh
+#      wrote), real programs' kernel launches replayed and compared memory
+#      for memory (test/emu/replay-launches.py).
+# Prints one table a processor for each.
+#   ZLUDA_AMD_EMULATOR=/work/emu/tinygrad [LAUNCH_RECORDS=R.tar.xz] \
+#     scripts/verify-amdgpu.sh REFERENCE [ARCH...]
+# REFERENCE: the recorded sweep outputs (sweep-reference.jsonl.xz). Results go
+# to ${VERIFY_AMDGPU_OUT:-.verify/amdgpu}/<arch>.{log,jsonl} (sweeps; a run
+# that stops is resumed from the .jsonl: delete it to start over),
+# <arch>.launches.{log,jsonl} and defects.log.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ref=${1:?usage: $0 REFERENCE [ARCH...]}
@@ -15,16 +24,30 @@ shift
 archs=("$@")
 [ ${#archs[@]} -gt 0 ] || archs=(gfx1100 gfx1201)
 : "${ZLUDA_AMD_EMULATOR:?set ZLUDA_AMD_EMULATOR (test/emu/README.md)}"
+tool=${ZLUDA_PRECOMPILE:-$root/build/bin/zluda-precompile}
 out=${VERIFY_AMDGPU_OUT:-$root/.verify/amdgpu}
 mkdir -p "$out"
 status=0
+python3 "$root/test/emu/defects.py" > "$out/defects.log" 2>&1 || status=1
 for arch in "${archs[@]}"; do
   python3 "$root/test/emu/run-sweeps.py" --arch "$arch" --reference "$ref" \
-    --tool "${ZLUDA_PRECOMPILE:-$root/build/bin/zluda-precompile}" \
-    --jsonl "$out/$arch.jsonl" > "$out/$arch.log" 2>&1 || status=1
+    --tool "$tool" --jsonl "$out/$arch.jsonl" > "$out/$arch.log" 2>&1 || status=1
+  if [ -n "${LAUNCH_RECORDS:-}" ]; then
+    python3 "$root/test/emu/replay-launches.py" "$LAUNCH_RECORDS" --arch "$arch" \
+      --tool "$tool" --jsonl "$out/$arch.launches.jsonl" \
+      > "$out/$arch.launches.log" 2>&1 || status=1
+  fi
 done
+echo "== emulator defects (ISA-level cases; details: $out/defects.log)"
+awk '/^[a-z0-9_]+ \[gfx/ { n++ } /runner +ok/ { ok++ } /runner +WRONG|runner +CRASH|runner +ERROR/ { bad++ }
+  END { printf "%d cases: the emulator's defect reproduced and worked around by the runner in %d, runner wrong in %d\n", n, ok, bad }' \
+  "$out/defects.log"
 for arch in "${archs[@]}"; do
-  echo "== $arch (details: $out/$arch.log)"
+  echo "== $arch sweeps (details: $out/$arch.log)"
   grep "^$arch: " "$out/$arch.log"
+  if [ -n "${LAUNCH_RECORDS:-}" ]; then
+    echo "== $arch real-program launches (details: $out/$arch.launches.log)"
+    grep "^$arch: " "$out/$arch.launches.log"
+  fi
 done
 exit $status

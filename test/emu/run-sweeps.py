@@ -114,15 +114,17 @@ def is_approx(name: str) -> bool: return '_approx' in name
 #   metric 'abs': |ours - nv| <= 2 * bound; 'rel': <= 2 * bound * |nv|; 'ulp': <= 2 * bound ulps of nv.
 APPROX = {}
 for z in ('', '_ftz'):
-  APPROX[f'sin_approx{z}_f32'] = ('f32', 'abs', 2 ** -20.5, 'sincos')  # |x| <= 100 pi
+  # sin/cos: absolute 2^-20.5 on [-2 pi, 2 pi], 2^-14.7 on [-100 pi, 100 pi], no bound beyond ('sincos').
+  APPROX[f'sin_approx{z}_f32'] = ('f32', 'abs', 2 ** -20.5, 'sincos')
   APPROX[f'cos_approx{z}_f32'] = ('f32', 'abs', 2 ** -20.5, 'sincos')
-  APPROX[f'ex2_approx{z}_f32'] = ('f32', 'rel', 2 ** -22.5, None)
-  APPROX[f'lg2_approx{z}_f32'] = ('f32', 'abs', 2 ** -22.6, None)
+  APPROX[f'ex2_approx{z}_f32'] = ('f32', 'ulp', 2, None)            # 2 ulp, full range
+  # lg2: absolute 2^-22 on (0.5, 2), relative 2^-22 for the other positive finite inputs ('lg2').
+  APPROX[f'lg2_approx{z}_f32'] = ('f32', 'abs', 2 ** -22, 'lg2')
   APPROX[f'rsqrt_approx{z}_f32'] = ('f32', 'rel', 2 ** -22.9, None)
   APPROX[f'sqrt_approx{z}_f32'] = ('f32', 'rel', 2 ** -23, None)
   APPROX[f'rcp_approx{z}_f32'] = ('f32', 'ulp', 1, None)
   APPROX[f'div_approx{z}_f32'] = ('f32', 'ulp', 2, 'div')  # 2^-126 <= |b| <= 2^126; beyond 2^126: exact
-APPROX['tanh_approx_f32'] = ('f32', 'rel', 2 ** -10.987, None)
+APPROX['tanh_approx_f32'] = ('f32', 'rel', 2 ** -11, None)
 APPROX['ex2_approx_f16x2'] = ('f16x2', 'rel', 2 ** -9.9, None)
 APPROX['ex2_approx_ftz_bf16x2'] = ('bf16x2', 'rel', 2 ** -7, None)
 # The ISA states no number for rcp.approx.ftz.f64 (a "gross approximation" from the upper 20 mantissa bits, the
@@ -163,23 +165,27 @@ def approx_compare(name: str, nv_out: list[int], us_out: list[int], a: list[int]
   for j, (nv, us) in enumerate(zip(nv_out, us_out)):
     if nv == us: continue
     x = _f32(a[j])
+    metric_j, bound_j = metric, bound
+    if domain == 'sincos' and 2 * math.pi < abs(x) <= 100 * math.pi: bound_j = 2 ** -14.7
+    if domain == 'lg2' and not 0.5 < x < 2: metric_j = 'rel'
     if domain == 'sincos' and not abs(x) <= 100 * math.pi or \
        domain == 'div' and 0 < abs(_f32(b[j])) < 2.0 ** -126:
       unbounded += 1
       ok = math.isnan(_f32(nv)) == math.isnan(_f32(us))
       err = 0.0
     elif domain == 'div' and abs(_f32(b[j])) > 2.0 ** 126:
-      ok, err = False, math.inf  # the ISA states the result there (0, or NaN for an infinite a): exact
+      # the ISA states the result there (0, or NaN for an infinite a): exact, a NaN being any NaN
+      ok, err = (True, 0.0) if math.isnan(_f32(nv)) and math.isnan(_f32(us)) else (False, math.inf)
     elif fmt in ('f16x2', 'bf16x2'):
       conv, part = (_f16, 'f16') if fmt == 'f16x2' else (_bf16, 'bf16')
       ok, err = True, 0.0
       for sh in (0, 16):
-        o, e = _within(conv((nv >> sh) & 0xffff), conv((us >> sh) & 0xffff), part, metric, bound)
+        o, e = _within(conv((nv >> sh) & 0xffff), conv((us >> sh) & 0xffff), part, metric_j, bound_j)
         ok, err = ok and o, max(err, e)
     elif fmt == 'f64':
-      ok, err = _within(_f64(nv), _f64(us), 'f64', metric, bound)
+      ok, err = _within(_f64(nv), _f64(us), 'f64', metric_j, bound_j)
     else:
-      ok, err = _within(_f32(nv), _f32(us), 'f32', metric, bound) if (nv >> 32) == (us >> 32) == 0 \
+      ok, err = _within(_f32(nv), _f32(us), 'f32', metric_j, bound_j) if (nv >> 32) == (us >> 32) == 0 \
           else (False, math.inf)
     if not ok:
       bad += 1
@@ -187,6 +193,91 @@ def approx_compare(name: str, nv_out: list[int], us_out: list[int], a: list[int]
     if math.isfinite(err): worst = max(worst, err)
   return {'mismatches': bad, 'unbounded': unbounded, 'worst_in_bounds': round(worst, 3), 'first': first,
           'tolerance': f'{metric} 2 x {bound:.3g} ({fmt})'}
+
+
+# --- NaN results the PTX ISA leaves unspecified ------------------------------------------------------------------
+# PTX ISA, floating-point instructions: "Single-precision instructions return an unspecified NaN"; half-precision
+# likewise. NVIDIA's hardware returns the canonical NaN (0x7fffffff, 0x7fff), AMD's the quieted operand (sign and
+# payload kept). Where a family's result lane is f32, f16 or bf16 and the ISA does not define the NaN (it does for
+# .NaN min/max, .relu, .sat, conversions to integers and FP8, rcp.approx.ftz.f64), each NaN of ours in that lane is
+# compared as NVIDIA's canonical NaN: NaN-ness is still compared bit for bit, the payload is not. Double precision
+# keeps payloads ("NaN payloads are supported for double-precision instructions"): an f64 result is compared bit for
+# bit when exactly one operand is NaN; with none (0/0, inf - inf: a new NaN, whose sign IEEE 754 leaves open; NVIDIA
+# gives 0xfff8000000000000) or two (which payload propagates is unspecified) a NaN of ours counts as NVIDIA's.
+CANONICAL_NAN = {'f32': (0x7fffffff, 32), 'f16': (0x7fff, 16), 'bf16': (0x7fff, 16)}
+F64_DEFAULT_NAN = 0xfff8000000000000
+_FLOAT_LANES = {'f32': [(0, 'f32')], 'f16': [(0, 'f16')], 'bf16': [(0, 'bf16')],
+                'f16x2': [(0, 'f16'), (16, 'f16')], 'bf16x2': [(0, 'bf16'), (16, 'bf16')], 'f64': [(0, 'f64')]}
+_MODIFIERS = {'rn', 'rm', 'rp', 'rz', 'rni', 'rmi', 'rpi', 'rzi', 'rna', 'ftz', 'noftz'}
+_DEFINED_NAN = {'NaN', 'nan', 'relu', 'sat', 'satfinite', 'approx', 'xorsign'}
+
+
+def nan_lanes(fam: str) -> list[tuple[int, str]]:
+  """The (bit offset, format) of each output lane of `fam` whose NaN the PTX ISA leaves unspecified."""
+  t = fam.split('_')
+  if _DEFINED_NAN & set(t) or t[0] in ('setp', 'set', 'testp', 'slct', 'copysign'): return []
+  # cvt.f32.bf16: "NaN input yields unspecified NaN", but NVIDIA keeps the payload (a shift), as AMD does.
+  if fam == 'cvt_f32_bf16': return []
+  if fam == 'atom_add_v2_f32':   # the new pair, each word xor the other element's old value (undone below)
+    return [(0, 'f32'), (32, 'f32')]
+  if fam in ('atom_add_f16', 'atom_add_f16x2', 'atom_add_bf16x2'):   # the memory's new value, in the high word
+    return [(32 + off, f) for off, f in _FLOAT_LANES[t[-1]]]
+  if t[0] == 'atom': return []
+  if t[0] == 'cvt':
+    types = [x for x in t[1:] if x not in _MODIFIERS]
+    return _FLOAT_LANES.get(types[0], []) if len(types) == 2 and types[1] in _FLOAT_LANES else []
+  return _FLOAT_LANES.get(t[-1], [])
+
+
+def f64_operands(fam: str, a: int, b: int, c: int) -> list[int]:
+  """The f64 operands of an f64 family's instruction (test/verify/gen-sweeps.py F64_IN), as bit patterns."""
+  t = fam.split('_')
+  if t[0] == 'cvt':
+    return [a] if t[-1] == 'f32' else []   # cvt.f64.f32 of an f32 (checked as f32 below)
+  ops = [a << 32 | b]
+  if t[0] in ('add', 'sub', 'mul', 'div', 'fma'): ops.append(b << 32 | c)
+  if t[0] == 'fma': ops.append(a << 32 | c)
+  return ops
+
+
+def _is_nan(bits: int, fmt: str) -> bool:
+  if fmt == 'f64': return bits & 0x7fffffffffffffff > 0x7ff0000000000000
+  if fmt == 'f32': return bits & 0x7fffffff > 0x7f800000
+  return bits & 0x7fff > (0x7c00 if fmt == 'f16' else 0x7f80)
+
+
+def map_unspecified_nans(fam: str, ours: list[int], a: list[int], b: list[int], c: list[int],
+                         nv: list[int] | dict | None = None) -> tuple[list[int], int]:
+  """Ours with each NaN whose encoding the ISA leaves open replaced by NVIDIA's (canonical, or with `nv`, the
+  full reference, NVIDIA's own NaN there); and how many were replaced."""
+  lanes = nan_lanes(fam)
+  if not lanes: return ours, 0
+  out, n = list(ours), 0
+  # atom_add_v2_f32 stores new[0] ^ old[1] (= b) and new[1] ^ old[0] (= a): undo, map, redo.
+  xor = (lambda j: b[j] | a[j] << 32) if fam == 'atom_add_v2_f32' else (lambda j: 0)
+  for j, v in enumerate(ours):
+    v ^= xor(j)
+    out[j] ^= xor(j)
+    for off, fmt in lanes:
+      if fmt == 'f64':
+        if not _is_nan(v, 'f64'): continue
+        ops = f64_operands(fam, a[j], b[j], c[j])
+        nans = sum(_is_nan(x, 'f32' if fam.startswith('cvt') else 'f64') for x in ops)
+        if nans == 1: continue
+        known = nv.get(j) if isinstance(nv, dict) else nv[j] if nv is not None else None
+        if known is not None and _is_nan(known, 'f64'): want = known
+        elif nans == 0: want = F64_DEFAULT_NAN
+        else: continue   # two NaN operands: NVIDIA's choice is known only from a full reference
+        if out[j] != want: out[j], n = want, n + 1
+        continue
+      canon, width = CANONICAL_NAN[fmt]
+      mask = (1 << width) - 1
+      lane = (v >> off) & mask
+      if _is_nan(lane, fmt) and lane != canon:
+        out[j] = (out[j] & ~(mask << off)) | canon << off
+        n += 1
+    out[j] ^= xor(j)
+  return out, n
 
 
 # --- reference file -----------------------------------------------------------------------------------------------
@@ -262,11 +353,24 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
   seconds = time.perf_counter() - t0
   out = o.read()
   rec.update(inputs=n, seconds=round(seconds, 3))
-  digests = chunk_digests(out)
   if ref is None:  # writing a reference
-    rec.update(status='ok', mismatches=0, out=out.hex(), digests=digests)
+    rec.update(status='ok', mismatches=0, out=out.hex(), digests=chunk_digests(out))
     return rec
   ours = list(struct.unpack(f'<{n}Q', out))
+  full_nv = None
+  if 'outputs' in ref:
+    width = ref['width']
+    full_nv = list(struct.unpack(f'<{full_n}{"I" if width == 4 else "Q"}', bytes.fromhex(ref['outputs'])))[:n]
+  # NVIDIA's values the reference keeps: all (a full reference) or those of its raw chunks.
+  known = full_nv if full_nv is not None else {
+      int(k) * CHUNK + i: v for k, h in ref.get('raw', {}).items()
+      for i, v in enumerate(struct.unpack(f'<{len(h) // 16}Q', bytes.fromhex(h)))}
+  if not is_approx(fam):
+    ours, mapped = map_unspecified_nans(fam, ours, a, b, c, known)
+    if mapped:
+      rec['nan_unspecified'] = mapped
+      out = struct.pack(f'<{n}Q', *ours)
+  digests = chunk_digests(out)
   if is_approx(fam) and fam in APPROX and 'outputs' in ref:
     width = ref['width']
     raw = bytes.fromhex(ref['outputs'])
@@ -277,9 +381,8 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
       j = cmp['first']
       rec['first'] = f'input {j}: ' + describe(a[j], b[j], c[j], nv[j], ours[j]) + f' (beyond {cmp["tolerance"]})'
     return rec
-  if 'outputs' in ref:  # a reference with all outputs (RECORD_FULL=1): every mismatching input
-    width = ref['width']
-    nv = list(struct.unpack(f'<{full_n}{"I" if width == 4 else "Q"}', bytes.fromhex(ref['outputs'])))[:n]
+  if full_nv is not None:  # a reference with all outputs (RECORD_FULL=1): every mismatching input
+    nv = full_nv
     bad = [j for j in range(n) if nv[j] != ours[j]]
     rec.update(status='ok', mismatches=len(bad), mismatch_unit='inputs')
     if bad:
@@ -292,8 +395,13 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
   rec.update(status='ok', mismatches=len(bad), mismatch_unit='chunks of 256')
   if bad:
     k = bad[0]
+    rec['bad_chunks'] = bad
     rec['first_chunk'] = f'chunk {k} (inputs {k * CHUNK}..{k * CHUNK + CHUNK - 1}); {len(bad)} of {len(digests)} chunks differ'
-    for rk in [x for x in bad if str(x) in ref.get('raw', {})][:1]:
+    located = [x for x in bad if str(x) in ref.get('raw', {})]
+    if located:
+      rec['located_inputs'] = sum(known[x * CHUNK + i] != ours[x * CHUNK + i] for x in located for i in range(CHUNK))
+      rec['first_chunk'] += f'; {len(located)} of them kept by the reference, {rec["located_inputs"]} inputs differ there'
+    for rk in located[:1]:
       nvv = struct.unpack(f'<{CHUNK}Q', bytes.fromhex(ref['raw'][str(rk)]))
       for i in range(CHUNK):
         j = rk * CHUNK + i
@@ -386,6 +494,8 @@ def report(r: dict) -> None:
       ap = r['approx']
       extra = f"  [{ap['tolerance']}; worst {ap['worst_in_bounds']} x bound; {ap['unbounded']} inputs outside the ISA's bounded range]"
     unit = ' inputs' if 'approx' in r or r.get('mismatch_unit') == 'inputs' else ' chunks' if r['mismatches'] else ''
+    if r.get('nan_unspecified'):
+      extra += f"  [{r['nan_unspecified']} NaN results of ours compared as NVIDIA's: encoding unspecified by the ISA]"
     line = f"{fam:34} {r['inputs']:8} inputs {r['mismatches']:6}{unit} mismatching{extra}"
     if r['mismatches']:
       line += f"\n    {r.get('first_chunk', '')}\n    first: {r.get('first', '')}"
@@ -424,22 +534,24 @@ def write_reference(path: str, arch: str, cases: list[dict], results: list[dict]
 
 def table(arch: str, results: list[dict]) -> bool:
   suites: dict[str, dict] = {}
-  tot = {'families': 0, 'ok': 0, 'inputs': 0, 'mism': 0, 'notrun': 0, 'other': 0}
+  tot = {'families': 0, 'ok': 0, 'nan': 0, 'inputs': 0, 'mism': 0, 'notrun': 0, 'other': 0}
   for r in results:
-    s = suites.setdefault(r.get('suite', '?'), {'families': 0, 'ok': 0, 'inputs': 0, 'mism': 0, 'notrun': 0, 'other': 0})
+    s = suites.setdefault(r.get('suite', '?'), dict.fromkeys(tot, 0))
     for d in (s, tot):
       d['families'] += 1
       if r['status'] == 'ok':
         d['inputs'] += r['inputs']
         if r['mismatches']: d['mism'] += 1
         else: d['ok'] += 1
+        if not r['mismatches'] and r.get('nan_unspecified'): d['nan'] += 1
       elif r['status'] == 'not-runnable': d['notrun'] += 1
       else: d['other'] += 1
-  print(f'\n{arch}: {"suite":16} {"families":>8} {"matching":>8} {"inputs":>11} {"mismatching":>11} '
-        f'{"emulator (not runnable)":>23} {"other (compile/no ref)":>21}')
+  print(f'\n{arch}: {"suite":16} {"families":>8} {"matching":>8} {"of them NaN*":>12} {"inputs":>11} '
+        f'{"mismatching":>11} {"emulator (not runnable)":>23} {"other (compile/no ref)":>21}')
   for name, s in sorted(suites.items()) + [('total', tot)]:
-    print(f'{arch}: {name:16} {s["families"]:8} {s["ok"]:8} {s["inputs"]:11} {s["mism"]:11} {s["notrun"]:23} '
-          f'{s["other"]:21}')
+    print(f'{arch}: {name:16} {s["families"]:8} {s["ok"]:8} {s["nan"]:12} {s["inputs"]:11} {s["mism"]:11} '
+          f'{s["notrun"]:23} {s["other"]:21}')
+  print(f'{arch}: NaN*: matching with NaN results whose encoding the PTX ISA leaves unspecified compared as NVIDIA\'s')
   return tot['ok'] == tot['families']
 
 
@@ -524,6 +636,8 @@ def main() -> int:
   p.add_argument('-k', dest='only', nargs='*')
   p.add_argument('--jsonl', help='results, one JSON line a family; families already there (this arch) are not rerun')
   p.add_argument('--selfcheck', action='store_true')
+  p.add_argument('--bad-chunks', help="write the mismatching chunks as RECORD_CHUNKS (FAMILY:K,K,...;...) for a "
+                 "reference that keeps NVIDIA's values of them")
   p.add_argument('--worker-families', nargs='*', help=argparse.SUPPRESS)
   args = p.parse_args()
   if args.worker_families is not None: return worker(args)
@@ -538,6 +652,10 @@ def main() -> int:
   cases = manifest()
   fams = [c['family'] for c in cases if not args.only or c['family'] in args.only]
   results = run_all(args, fams)
+  if args.bad_chunks:   # RECORD_CHUNKS for test/verify/record-on-device.sh: NVIDIA's values of these chunks
+    with open(args.bad_chunks, 'w') as f:
+      f.write(';'.join(f"{r['family']}:{','.join(map(str, r['bad_chunks']))}" for r in results if r.get('bad_chunks')))
+    print(f'wrote {args.bad_chunks}')
   if args.write_reference:
     write_reference(args.write_reference, args.arch, cases, [r for r in results if '_write' in r], args.full)
     print(f'wrote {args.write_reference}')

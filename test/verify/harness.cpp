@@ -28,7 +28,8 @@
 // case with per-256-input digests, the outputs of two chunks, and all outputs
 // of the .approx cases (test/emu/README.md describes the format). The AMD ISA
 // emulator's runner (test/emu/run-sweeps.py) compares against it.
-// Environment: RECORD_ONLY=F1,F2 records only these cases; RECORD_FULL=1
+// Environment: RECORD_CHUNKS=F:K,K;... keeps these chunks' outputs too;
+// RECORD_ONLY=F1,F2 records only these cases; RECORD_FULL=1
 // keeps all outputs of every case (to locate mismatching inputs).
 #include "HarnessLogic.h"
 
@@ -42,6 +43,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -186,8 +188,25 @@ int record(int argc, char **argv) {
   // RECORD_ONLY=F1,F2,...: only these cases; RECORD_FULL=1: all outputs of
   // every case recorded, not only of the .approx ones (a reference to locate
   // the inputs of mismatching chunks: a few families at a time).
+  // RECORD_CHUNKS=F1:K,K,...;F2:K,...: the outputs of these chunks kept too
+  // (the chunks an AMD run found different: run-sweeps.py --bad-chunks).
   const char *onlyEnv = std::getenv("RECORD_ONLY");
   const char *fullEnv = std::getenv("RECORD_FULL");
+  std::map<std::string, std::set<uint64_t>> extraChunks;
+  if (const char *chunksEnv = std::getenv("RECORD_CHUNKS")) {
+    std::stringstream all(chunksEnv);
+    std::string entry;
+    while (std::getline(all, entry, ';')) {
+      size_t colon = entry.find(':');
+      if (colon == std::string::npos)
+        continue;
+      std::stringstream list(entry.substr(colon + 1));
+      std::string k;
+      while (std::getline(list, k, ','))
+        if (!k.empty())
+          extraChunks[entry.substr(0, colon)].insert(std::stoull(k));
+    }
+  }
   std::string only = onlyEnv ? "," + std::string(onlyEnv) + "," : "";
   bool full = fullEnv && std::string(fullEnv) == "1";
   int failed = 0, recorded = 0;
@@ -254,7 +273,10 @@ int record(int argc, char **argv) {
                  n, harness::inputsDigest(a, b, c).c_str(),
                  harness::chunkDigests(outputs).c_str());
     const char *sep = "";
-    for (uint64_t chunk : harness::rawChunks(kase.exhaustive)) {
+    std::set<uint64_t> keep = extraChunks[kase.name];
+    for (uint64_t chunk : harness::rawChunks(kase.exhaustive))
+      keep.insert(chunk);
+    for (uint64_t chunk : keep) {
       uint64_t from = chunk * harness::kRecordChunk;
       if (from >= n)
         continue;
