@@ -3,6 +3,7 @@
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Cache/Cache.h"
+#include "compiler/Codegen/MetadataNotes.h"
 #include "compiler/Codegen/Printf.h"
 #include "compiler/Codegen/WideAtomics.h"
 
@@ -318,6 +319,10 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
   }
   clock.mark("codegen");
   auto linked = linkCodeObject(objects);
+  // One metadata note for the partitions' kernels (lld keeps one a part).
+  if (linked && split)
+    if (llvm::Error e = codegen::mergeMetadataNotes(*linked))
+      return std::move(e);
   clock.mark("link");
   return linked;
 }

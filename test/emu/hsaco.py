@@ -321,9 +321,11 @@ class CodeObject:
         off = desc_off + (descsz + 3) // 4 * 4
 
   def _read_metadata(self) -> dict:
-    for name, typ, desc in self._notes():
-      if name == 'AMDGPU' and typ == NT_AMDGPU_METADATA: return msgpack_unpack(desc)
-    raise CodeObjectError('no NT_AMDGPU_METADATA note (code object v3 or later expected)')
+    found = [desc for name, typ, desc in self._notes() if name == 'AMDGPU' and typ == NT_AMDGPU_METADATA]
+    if not found: raise CodeObjectError('no NT_AMDGPU_METADATA note (code object v3 or later expected)')
+    # The runtime reads one note: a code object with several would lose the kernels of all but the first there.
+    if len(found) > 1: raise CodeObjectError(f'{len(found)} NT_AMDGPU_METADATA notes (the runtime reads one)')
+    return msgpack_unpack(found[0])
 
   def _read_kernels(self) -> dict[str, Kernel]:
     kernels = {}
