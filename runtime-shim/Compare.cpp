@@ -4,6 +4,7 @@
 
 #include "runtime-shim/RealDriver.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <regex>
 #include <type_traits>
@@ -21,8 +22,16 @@ thread_local const std::string *originalPtx = nullptr, *originalSha = nullptr;
 /// Copies above this many bytes a launch are not compared (the launch runs
 /// once, ours).
 constexpr size_t kMaxCompared = size_t(1) << 30;
-/// Launches of one kernel compared; the later ones run once, ours.
-constexpr unsigned kMaxLaunchesPerKernel = 16;
+/// Launches of one kernel compared (ZLUDA_SHIM_COMPARE_PER_KERNEL, default
+/// 16); the later ones run once, ours.
+unsigned maxLaunchesPerKernel() {
+  static const unsigned n = [] {
+    const char *v = std::getenv("ZLUDA_SHIM_COMPARE_PER_KERNEL");
+    unsigned long x = v && *v ? std::strtoul(v, nullptr, 10) : 0;
+    return x ? unsigned(x) : 16u;
+  }();
+  return n;
+}
 
 // The wrappers installed in RealDriver: each calls the driver's own entry
 // point (Compare::original) and tells the instance what it needs to know.
@@ -477,7 +486,7 @@ CUresult Compare::runCompared(CUfunction f, Function &fn,
                               CUresult (*run)(void *, CUfunction), void *ctx) {
   unsigned n = ++launches;
   std::string head = "launch " + std::to_string(n) + " " + fn.name + ": ";
-  if (++fn.compared > kMaxLaunchesPerKernel) {
+  if (++fn.compared > maxLaunchesPerKernel()) {
     ++skipped; // quietly: a loop of many launches of one kernel
     return run(ctx, f);
   }

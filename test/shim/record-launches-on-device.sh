@@ -7,10 +7,14 @@
 # is written out for test/emu/replay-launches.py, which replays them with the
 # AMDGPU build in the ISA emulator. Writes $OUT/launch-records.tar.xz and
 # $OUT/record-launches.txt (per program: exit code, launches listed).
-# Bounds (environment, passed through): ZLUDA_SHIM_RECORD_PER_KERNEL (8),
+# Bounds (environment, passed through): ZLUDA_SHIM_RECORD_PER_KERNEL (here
+# 32; the comparison's ZLUDA_SHIM_COMPARE_PER_KERNEL likewise),
 # ZLUDA_SHIM_RECORD_MAX_BYTES (8 MiB), ZLUDA_SHIM_RECORD_MAX_THREADS (65536).
+export ZLUDA_SHIM_RECORD_PER_KERNEL=${ZLUDA_SHIM_RECORD_PER_KERNEL:-32}
+export ZLUDA_SHIM_COMPARE_PER_KERNEL=${ZLUDA_SHIM_COMPARE_PER_KERNEL:-32}
 set -uo pipefail
 OUT="${OUT:-/tmp/shim-out}"
+mkdir -p "$OUT"
 WORK=/tmp/shim-record
 rm -rf "$WORK" && mkdir -p "$WORK/launch-records"
 cd .shim
