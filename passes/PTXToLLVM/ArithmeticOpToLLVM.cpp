@@ -135,7 +135,19 @@ Value roundToOdd(OpBuilder &b, Location loc, Value r, Value err) {
       LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, err, errZero));
   Value step = LLVM::SelectOp::create(b, loc, away, splatInt(b, loc, it, 1),
                                       splatInt(b, loc, it, -1));
-  Value moved = LLVM::AddOp::create(b, loc, bits, step);
+  // From a zero, the odd neighbour is the smallest subnormal of err's sign.
+  Value isZero =
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq, r, zero);
+  unsigned w = getElementTypeOrSelf(t).getIntOrFloatBitWidth();
+  Value tiny = LLVM::SelectOp::create(
+      b, loc,
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, err, errZero),
+      splatInt(b, loc, it,
+               static_cast<int64_t>(
+                   (llvm::APInt::getSignMask(w) | 1).getZExtValue())),
+      splatInt(b, loc, it, 1));
+  Value moved = LLVM::SelectOp::create(b, loc, isZero, tiny,
+                                       LLVM::AddOp::create(b, loc, bits, step));
   Value adjust = LLVM::AndOp::create(b, loc, inexact, even);
   return LLVM::BitcastOp::create(
       b, loc, t, LLVM::SelectOp::create(b, loc, adjust, moved, bits));
