@@ -404,6 +404,12 @@ class Workarounds:
     if name.startswith('V_DIV_FIXUP_F'):
       pcode = pcode.replace('-UNDERFLOW_F32 : UNDERFLOW_F32', '-0.0F : 0.0F')
       pcode = pcode.replace('-UNDERFLOW_F64 : UNDERFLOW_F64', '-0.0 : 0.0')
+    # V_DIV_FMAS_F32: the quotient's fma and its scaling by 2^-64 round twice (a denormal quotient came out 1 ulp
+    # off: 0x007fffff / 1.5). The fma in f64, scaled, rounded once to f32 (defects.py: v_div_fmas_denormal).
+    if name == 'V_DIV_FMAS_F32':
+      wide = "fma(64'F(S0.f32), 64'F(S1.f32), 64'F(S2.f32))"
+      pcode = (f"if VCC.u64[laneId] then\nD0.f32 = 32'F((exponent(S2.f32) > 127) ? (2.0 ** 64 * {wide}) : "
+               f"(2.0 ** -64 * {wide}))\nelse\nD0.f32 = fma(S0.f32, S1.f32, S2.f32)\nendif")
     # V_EXP_F16: tinygrad's C renderer emits an invalid bit-cast (2-byte source to float) for the f16 pow; compute
     # 2^x in f32 and round once to f16 instead.
     if name.startswith('V_EXP_F16') and pcode == "D0.f16 = pow(16'2.0, S0.f16)":
