@@ -425,6 +425,64 @@ target:
 \tv_div_fixup_f32 v1, 0, v3, v2""",
     inputs=lambda n: [[0x00800000, 0x80800000, 0x3f800000][i % 3] for i in range(n)],
     expect=lambda inp: [{0x00800000: 0, 0x80800000: 0x80000000, 0x3f800000: 0}[a] for a in inp]),
+  'v_div_fmas_denormal': dict(
+    about='v_div_fmas_f32 with VCC rounds the fma and then its scaling by 2^-64 (twice) where the hardware rounds '
+          'once: LLVM\'s correctly rounded division (this sequence) of 0x007fffff by 1.5 must give 0x00555555 '
+          '(the exact quotient 0x00555554.aa..), the emulator gives 0x00555554',
+    body="""\tglobal_load_b32 v5, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mov_b32 v3, 1.5
+\tv_div_scale_f32 v0, null, v3, v3, v5
+\tv_div_scale_f32 v7, vcc_lo, v5, v3, v5
+\tv_rcp_f32_e32 v4, v0
+\tv_fma_f32 v6, -v0, v4, 1.0
+\tv_fmac_f32_e32 v4, v6, v4
+\tv_mul_f32_e32 v6, v7, v4
+\tv_fma_f32 v8, -v0, v6, v7
+\tv_fmac_f32_e32 v6, v8, v4
+\tv_fma_f32 v7, -v0, v6, v7
+\tv_div_fmas_f32 v4, v7, v4, v6
+\tv_div_fixup_f32 v1, v4, v3, v5""",
+    inputs=lambda n: [[0x007fffff, 0x3fc00000][i % 2] for i in range(n)],
+    expect=lambda inp: [{0x007fffff: 0x00555555, 0x3fc00000: 0x3f800000}[a] for a in inp]),
+  'v_fma_f16_double_rounding': dict(
+    about='v_fma_f16 (and v_pk_fma_f16) round twice in the emulator, through f32 (an f32 result on an f16 midpoint '
+          'then rounds to even): f16 0xb210 * 0xe1b8 + 0x1fff = 138.6874962 must be 138.625 (0x5855), the emulator '
+          'gives 138.75 (0x5856)',
+    unfixed='the emulator converts f64 to f16 through f32 as well, so a wider fma in the pcode rounds twice too; '
+            'the few fma.f16 inputs this changes (2-5 chunks of 806 in 4 families) are reported as this defect',
+    body="""\tglobal_load_b32 v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_mov_b32 v3, 0xe1b8
+\tv_mov_b32 v4, 0x1fff
+\tv_fma_f16 v1, v2, v3, v4
+\tv_and_b32 v1, 0xffff, v1""",
+    inputs=lambda n: [0xb210] * n,
+    expect=lambda inp: [0x5855] * len(inp)),
+  'v_div_extreme_exponents': dict(
+    about='LLVM\'s correctly rounded f64 division (v_div_scale/rcp/fma/v_div_fmas/v_div_fixup_f64) of 1 by '
+          '1.4250831502634231e308 (0x7fe95e08d264fddf), whose quotient is subnormal, must give 0x00050bbd98430548 '
+          '(high word 0x00050bbd); the emulator\'s model of the scale/fmas/fixup steps at such exponents (subnormal '
+          'quotients, divisors whose reciprocal is subnormal; f32 and f64) does not',
+    unfixed='the ISA\'s pseudocode for these steps at extreme exponents is not consistent with itself (scaling a '
+            'denominator near the maximum up by 2^128) and the emulator\'s rewrite of it differs again; the f64 '
+            'rcp/div inputs with subnormal quotients (28-34 chunks of 806 in rcp.rm/rp/rz.f64, 2-3 in '
+            'div.rm/rp/rz.f64) and f32 divisions by numbers above 2^126 (div.rn.ftz.f32) are reported as this '
+            'defect, NVIDIA\'s values checked to be the exactly rounded quotients (run-sweeps.py explain())',
+    body="""\tv_mov_b32 v12, 0xd264fddf
+\tv_mov_b32 v13, 0x7fe95e08
+\tv_div_scale_f64 v[0:1], null, v[12:13], v[12:13], 1.0
+\tv_rcp_f64_e32 v[2:3], v[0:1]
+\tv_fma_f64 v[4:5], -v[0:1], v[2:3], 1.0
+\tv_fma_f64 v[2:3], v[2:3], v[4:5], v[2:3]
+\tv_fma_f64 v[4:5], -v[0:1], v[2:3], 1.0
+\tv_fma_f64 v[2:3], v[2:3], v[4:5], v[2:3]
+\tv_div_scale_f64 v[4:5], vcc_lo, 1.0, v[12:13], 1.0
+\tv_mul_f64 v[6:7], v[4:5], v[2:3]
+\tv_fma_f64 v[0:1], -v[0:1], v[6:7], v[4:5]
+\tv_div_fmas_f64 v[0:1], v[0:1], v[2:3], v[6:7]
+\tv_div_fixup_f64 v[0:1], v[0:1], v[12:13], 1.0""",
+    expect=lambda inp: [0x00050bbd] * len(inp)),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
@@ -535,9 +593,15 @@ def main() -> int:
       code = build_case(name, a.llvm, tmp)
       path = os.path.join(tmp, f'{name}.hsaco')
       verdicts = {mode: _verdict(c, _child(name, mode, path)) for mode in ('emulator', 'runner')}
-      failed += not verdicts['runner'][0]
+      # A defect the runner cannot work around (`unfixed`: why) is listed; its runner verdict is expected wrong,
+      # and the comparisons it affects are reported as this defect (docs/verification.md).
+      if c.get('unfixed'):
+        failed += verdicts['runner'][0] or verdicts['emulator'][0]  # fixed after all: update the case
+      else:
+        failed += not verdicts['runner'][0]
       print(f'{name} [{c.get("arch", "gfx1100")}]: {c["about"]}')
       for mode, (ok, msg) in verdicts.items(): print(f'    {mode:8} {"ok  " if ok else "WRONG"} {msg}')
+      if c.get('unfixed'): print(f'    not worked around: {c["unfixed"]}')
   return 1 if failed else 0
 
 

@@ -26,6 +26,8 @@ import hashlib
 import json
 import lzma
 import math
+import re
+from fractions import Fraction
 import os
 import struct
 import subprocess
@@ -280,6 +282,82 @@ def map_unspecified_nans(fam: str, ours: list[int], a: list[int], b: list[int], 
   return out, n
 
 
+# --- mismatches the emulator's known, unfixed defects explain ----------------------------------------------------
+# An input counts as explained only when NVIDIA's value is the exactly rounded result (computed here with rational
+# arithmetic) and the input is of the kind the defect affects (test/emu/defects.py has an ISA-level case of each).
+def round_exact(q: Fraction, mant: int, min_exp: int, mode: str = 'rn') -> Fraction:
+  """q rounded to a binary format with `mant` fraction bits and smallest normal exponent `min_exp` (subnormals
+  included, no overflow handling: callers stay in range), by `mode`: rn (ties to even), rz, rm, rp."""
+  if q == 0: return q
+  e = max(math.floor(math.log2(abs(q))), min_exp)
+  while Fraction(2) ** e > abs(q): e -= 1
+  while Fraction(2) ** (e + 1) <= abs(q): e += 1
+  e = max(e, min_exp)
+  ulp = Fraction(2) ** (e - mant)
+  m = q / ulp
+  lo = math.floor(m)
+  frac = m - lo
+  if mode == 'rn': n = lo + (1 if frac > Fraction(1, 2) or (frac == Fraction(1, 2) and lo % 2) else 0)
+  elif mode == 'rm': n = lo
+  elif mode == 'rp': n = lo + (1 if frac else 0)
+  else: n = lo if q > 0 else lo + (1 if frac else 0)   # rz
+  return n * ulp
+
+
+def _bits_f64(v: int) -> Fraction: return Fraction(_f64(v))
+def _half(bits: int) -> Fraction: return Fraction(_f16(bits & 0xffff))
+
+
+def _exact_f16_fma(fam: str, a16: int, b16: int, c16: int) -> Fraction | None:
+  ftz = '_ftz_' in fam
+  def val(h):
+    if h & 0x7c00 == 0x7c00: return None      # inf/NaN: not this defect
+    if ftz and h & 0x7c00 == 0: return Fraction(0)
+    return _half(h)
+  x, y, z = val(a16), val(b16), val(c16)
+  if None in (x, y, z): return None
+  r = round_exact(x * y + z, 10, -14)
+  if abs(r) > 65504: return None
+  if ftz and 0 < abs(r) < Fraction(2) ** -14: return None   # the tininess rule: not this defect
+  if '_relu_' in fam and r < 0: r = Fraction(0)
+  return r
+
+
+def explain(fam: str, a: int, b: int, c: int, nv: int, us: int) -> str | None:
+  """The unfixed emulator defect that explains NVIDIA's `nv` against our `us` at this input, or None."""
+  if fam in ('fma_rn_f16x2', 'fma_rn_ftz_f16x2', 'fma_rn_relu_f16x2', 'fma_rn_ftz_f16'):
+    lanes = (0, 16) if fam.endswith('x2') else (0,)
+    ok = False
+    for sh in lanes:
+      n16, u16 = nv >> sh & 0xffff, us >> sh & 0xffff
+      if n16 == u16: continue
+      r = _exact_f16_fma(fam, a >> sh & 0xffff, b >> sh & 0xffff, c >> sh & 0xffff)
+      if r is None or _half(n16) != r or (r == 0 and n16 & 0x8000 != (0x8000 if r < 0 else 0)): return None
+      ok = True
+    return 'v_fma_f16_double_rounding' if ok else None
+  m = re.fullmatch(r'(rcp|div)_(rm|rp|rz)_f64', fam) or re.fullmatch(r'(div)_(rn)(_ftz)?_f32', fam)
+  if m:
+    f64 = fam.endswith('f64')
+    if f64:
+      x, y = (1 << 64 | 0, a << 32 | b) if m.group(1) == 'rcp' else (a << 32 | b, b << 32 | c)
+      num = Fraction(1) if m.group(1) == 'rcp' else _bits_f64(x)
+      den, nvv = _bits_f64(y), nv
+      if not (math.isfinite(_f64(y)) and den != 0 and (m.group(1) == 'rcp' or math.isfinite(_f64(x)))): return None
+      q = num / den
+      want = round_exact(q, 52, -1022, m.group(2))
+      extreme = abs(q) < Fraction(2) ** -1022 or abs(den) > Fraction(2) ** 1022
+      got = Fraction(_f64(nvv)) if math.isfinite(_f64(nvv)) else None
+    else:
+      num, den = Fraction(_f32(a)), Fraction(_f32(b))
+      if not (math.isfinite(_f32(a)) and math.isfinite(_f32(b)) and den != 0): return None
+      q = num / den
+      want = round_exact(q, 23, -126)
+      extreme = abs(q) < Fraction(2) ** -126 or abs(den) > Fraction(2) ** 126
+      got = Fraction(_f32(nv)) if math.isfinite(_f32(nv)) else None
+    if extreme and got is not None and got == want and got != 0: return 'v_div_extreme_exponents'
+  return None
+
+
 # --- reference file -----------------------------------------------------------------------------------------------
 def open_text(path: str, mode: str = 'rt'):
   if path.endswith('.xz'): return lzma.open(path, mode)
@@ -399,8 +477,14 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
     rec['first_chunk'] = f'chunk {k} (inputs {k * CHUNK}..{k * CHUNK + CHUNK - 1}); {len(bad)} of {len(digests)} chunks differ'
     located = [x for x in bad if str(x) in ref.get('raw', {})]
     if located:
-      rec['located_inputs'] = sum(known[x * CHUNK + i] != ours[x * CHUNK + i] for x in located for i in range(CHUNK))
-      rec['first_chunk'] += f'; {len(located)} of them kept by the reference, {rec["located_inputs"]} inputs differ there'
+      diff = [x * CHUNK + i for x in located for i in range(CHUNK) if known[x * CHUNK + i] != ours[x * CHUNK + i]]
+      rec['located_inputs'] = len(diff)
+      rec['first_chunk'] += f'; {len(located)} of them kept by the reference, {len(diff)} inputs differ there'
+      why = [explain(fam, a[j], b[j], c[j], known[j], ours[j]) for j in diff]
+      if len(located) == len(bad) and diff and all(why):
+        rec['explained'] = {w: why.count(w) for w in sorted(set(why))}
+        rec['first_chunk'] += '; all explained by emulator defects: ' + ', '.join(
+            f'{w} ({n} inputs)' for w, n in rec['explained'].items())
     for rk in located[:1]:
       nvv = struct.unpack(f'<{CHUNK}Q', bytes.fromhex(ref['raw'][str(rk)]))
       for i in range(CHUNK):
@@ -534,25 +618,28 @@ def write_reference(path: str, arch: str, cases: list[dict], results: list[dict]
 
 def table(arch: str, results: list[dict]) -> bool:
   suites: dict[str, dict] = {}
-  tot = {'families': 0, 'ok': 0, 'nan': 0, 'inputs': 0, 'mism': 0, 'notrun': 0, 'other': 0}
+  tot = {'families': 0, 'ok': 0, 'nan': 0, 'inputs': 0, 'mism': 0, 'defect': 0, 'notrun': 0, 'other': 0}
   for r in results:
     s = suites.setdefault(r.get('suite', '?'), dict.fromkeys(tot, 0))
     for d in (s, tot):
       d['families'] += 1
       if r['status'] == 'ok':
         d['inputs'] += r['inputs']
-        if r['mismatches']: d['mism'] += 1
+        if r['mismatches'] and r.get('explained'): d['defect'] += 1
+        elif r['mismatches']: d['mism'] += 1
         else: d['ok'] += 1
         if not r['mismatches'] and r.get('nan_unspecified'): d['nan'] += 1
       elif r['status'] == 'not-runnable': d['notrun'] += 1
       else: d['other'] += 1
   print(f'\n{arch}: {"suite":16} {"families":>8} {"matching":>8} {"of them NaN*":>12} {"inputs":>11} '
-        f'{"mismatching":>11} {"emulator (not runnable)":>23} {"other (compile/no ref)":>21}')
+        f'{"mismatching":>11} {"emulator defect**":>17} {"emulator (not runnable)":>23} {"other (compile/no ref)":>21}')
   for name, s in sorted(suites.items()) + [('total', tot)]:
     print(f'{arch}: {name:16} {s["families"]:8} {s["ok"]:8} {s["nan"]:12} {s["inputs"]:11} {s["mism"]:11} '
-          f'{s["notrun"]:23} {s["other"]:21}')
+          f'{s["defect"]:17} {s["notrun"]:23} {s["other"]:21}')
   print(f'{arch}: NaN*: matching with NaN results whose encoding the PTX ISA leaves unspecified compared as NVIDIA\'s')
-  return tot['ok'] == tot['families']
+  print(f'{arch}: **: every differing input located and explained by an unfixed emulator defect (test/emu/defects.py), '
+        'NVIDIA\'s value being the exactly rounded one')
+  return tot['ok'] + tot['defect'] == tot['families']
 
 
 SELFCHECK_CPP = r'''
