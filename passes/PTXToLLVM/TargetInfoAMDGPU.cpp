@@ -99,6 +99,33 @@ public:
     }
   }
 
+  /// NVIDIA's reserved shared memory a block (cudaDevAttrReservedShared-
+  /// MemoryPerBlock).
+  static constexpr int64_t kReservedSharedBytes = 1024;
+
+  /// The LDS offset `offset` bytes into the module's reserved-shared-memory
+  /// array (made at the first use).
+  Value reservedShared(OpBuilder &b, Location loc, int64_t offset) const {
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    StringRef name = "__zluda_reserved_smem";
+    Type bytes = LLVM::LLVMArrayType::get(b.getI8Type(), kReservedSharedBytes);
+    if (!module.lookupSymbol(name)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto g =
+          LLVM::GlobalOp::create(b, loc, bytes, false, LLVM::Linkage::Internal,
+                                 name, Attribute(), 16, 3);
+      b.createBlock(&g.getInitializerRegion());
+      LLVM::ReturnOp::create(b, loc, LLVM::PoisonOp::create(b, loc, bytes));
+    }
+    Value addr = LLVM::AddressOfOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), name);
+    Value base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), addr);
+    return LLVM::AddOp::create(
+        b, loc, base, LLVM::ConstantOp::create(b, loc, b.getI32Type(), offset));
+  }
+
   /// What PTX leaves to the machine and the launch: warp and SM numbers
   /// (any stable numbering within the documented ranges), the launch's
   /// shared memory sizes, and the cluster registers of a launch without
@@ -158,12 +185,23 @@ public:
     case SReg::dynamic_smem_size:
       return LLVM::SubOp::create(b, loc, groupSegmentSize(),
                                  intrinsic("llvm.amdgcn.groupstaticsize", i32));
-    case SReg::reserved_smem_offset_begin:
-    case SReg::reserved_smem_offset_end:
+    // Reserved shared memory (NVIDIA reserves 1 KiB a block beside the
+    // kernel's own; CUDA's cooperative groups keep the barrier words of
+    // multi-warp tiles there, at %reserved_smem_offset_1): an LDS array of
+    // our own, so that it never overlaps the kernel's shared memory. When
+    // it was 0, a multi-warp tile's barrier word aliased the kernel's
+    // first shared word and the tile deadlocked (cuda-samples reduction,
+    // kernel 9, replayed in the AMD emulator). _0 and _1 are the two
+    // halves.
     case SReg::reserved_smem_offset_cap:
+      return c(kReservedSharedBytes);
+    case SReg::reserved_smem_offset_begin:
     case SReg::reserved_smem_offset_0:
+      return reservedShared(b, loc, 0);
     case SReg::reserved_smem_offset_1:
-      return c(0); // no shared memory is reserved
+      return reservedShared(b, loc, kReservedSharedBytes / 2);
+    case SReg::reserved_smem_offset_end:
+      return reservedShared(b, loc, kReservedSharedBytes);
     case SReg::clusterid:
       return sreg(SReg::ctaid, dim);
     case SReg::nclusterid:
