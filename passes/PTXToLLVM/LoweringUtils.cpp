@@ -78,11 +78,15 @@ Value constFloat(OpBuilder &b, Location loc, Type t, double v) {
 /// f16, scalars or pairs); 0 for the others.
 double ftzMinNormal(Type t) {
   Type e = getElementTypeOrSelf(t);
-  return e.isF32() ? 0x1p-126 : e.isF16() ? 0x1p-14 : 0.0;
+  return e.isF32()   ? 0x1p-126
+         : e.isF16() ? 0x1p-14
+         : e.isF64() ? 0x1p-1022
+                     : 0.0;
 }
 
-/// `.ftz` on f32 and f16 (scalars or pairs): subnormal inputs and results
-/// become zero of the same sign.
+/// `.ftz` on f32 and f16 (scalars or pairs), and on f64 where PTX has it
+/// (rcp/rsqrt.approx.ftz.f64): subnormal inputs and results become zero of
+/// the same sign.
 Value flushDenormal(OpBuilder &b, Location loc, Value v) {
   Type t = v.getType();
   double minNormal = ftzMinNormal(t);

@@ -419,6 +419,22 @@ module {
     %0 = ptx.div "approx.f32" %a, %b : (f32, f32) -> f32
     ptx.ret %0 : f32
   }
+  // rcp.approx.ftz.f64 flushes a subnormal operand (and result) to zero of
+  // its sign: 1/subnormal is infinite, as on NVIDIA (the AMD emulator run's
+  // rcp_approx_ftz_f64 gave 1/x of the subnormal).
+  // CHECK-LABEL: llvm.func internal @rcp_approx_ftz_f64(
+  // CHECK-SAME: %[[A:.*]]: f64) -> f64
+  // CHECK: %[[M:.*]] = llvm.intr.fabs(%[[A]]) : (f64) -> f64
+  // CHECK: %[[MIN:.*]] = llvm.mlir.constant(2.2250738585072014E-308 : f64) : f64
+  // CHECK: llvm.fcmp "olt" %[[M]], %[[MIN]] : f64
+  // CHECK: llvm.intr.copysign
+  ptx.func @rcp_approx_ftz_f64 attributes {
+      params = [#ptx.param<name = "a", space = reg, type = f64>],
+      returns = [#ptx.param<name = "d", space = reg, type = f64>]} {
+  ^bb0(%d: f64, %a: f64):
+    %0 = ptx.rcp "approx.ftz.f64" %a : (f64) -> f64
+    ptx.ret %0 : f64
+  }
   // fma.rn on bf16: LLVM's promotion through f32 rounds twice (a product on
   // a bf16 midpoint plus a tiny addend came out 1 ulp low: the AMD emulator
   // run's fma_rn_relu_bf16x2). Rounded once: exact product in f64, the sum
