@@ -40,7 +40,7 @@ for arch in "${archs[@]}"; do
 done
 echo "== emulator defects (ISA-level cases; details: $out/defects.log)"
 awk '/^[a-z0-9_]+ \[gfx/ { n++ } /runner +ok/ { ok++ } /runner +WRONG|runner +CRASH|runner +ERROR/ { bad++ }
-  END { printf "%d cases: the emulator's defect reproduced and worked around by the runner in %d, runner wrong in %d\n", n, ok, bad }' \
+  END { printf "%d cases: the defect reproduced, the runner right in %d, the runner wrong in %d\n", n, ok, bad }' \
   "$out/defects.log"
 for arch in "${archs[@]}"; do
   echo "== $arch sweeps (details: $out/$arch.log)"

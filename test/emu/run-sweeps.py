@@ -161,7 +161,7 @@ def _within(nv: float, us: float, fmt: str, metric: str, bound: float) -> tuple[
 
 def approx_compare(name: str, nv_out: list[int], us_out: list[int], a: list[int], b: list[int]) -> dict:
   fmt, metric, bound, domain = APPROX[name]
-  bad = unbounded = 0
+  bad = unbounded = explained = 0
   worst = 0.0
   first = None
   for j, (nv, us) in enumerate(zip(nv_out, us_out)):
@@ -189,11 +189,18 @@ def approx_compare(name: str, nv_out: list[int], us_out: list[int], a: list[int]
     else:
       ok, err = _within(_f32(nv), _f32(us), 'f32', metric_j, bound_j) if (nv >> 32) == (us >> 32) == 0 \
           else (False, math.inf)
+    if not ok and name == 'rcp_approx_ftz_f64' and abs(_f64(a[j] << 32 | b[j])) > 2.0 ** 1022 \
+        and math.isfinite(_f64(a[j] << 32 | b[j])) and _f64(nv) == 0:
+      # 1/x is subnormal, which .ftz makes 0 (NVIDIA); the emulator's division steps at such exponents
+      # (v_div_extreme_exponents) gave something else before the flush
+      explained += 1
+      continue
     if not ok:
       bad += 1
       if first is None: first = j
     if math.isfinite(err): worst = max(worst, err)
-  return {'mismatches': bad, 'unbounded': unbounded, 'worst_in_bounds': round(worst, 3), 'first': first,
+  return {'mismatches': bad, 'unbounded': unbounded, 'explained': explained, 'worst_in_bounds': round(worst, 3),
+          'first': first,
           'tolerance': f'{metric} 2 x {bound:.3g} ({fmt})'}
 
 
@@ -227,6 +234,9 @@ def nan_lanes(fam: str) -> list[tuple[int, str]]:
   if t[0] == 'atom': return []
   if t[0] == 'cvt':
     types = [x for x in t[1:] if x not in _MODIFIERS]
+    # From f64 the payload is defined ("NaN payloads are supported for double-precision instructions"): NVIDIA
+    # keeps its top bits, and so must we.
+    if len(types) == 2 and types[1] == 'f64': return []
     return _FLOAT_LANES.get(types[0], []) if len(types) == 2 and types[1] in _FLOAT_LANES else []
   return _FLOAT_LANES.get(t[-1], [])
 
@@ -455,6 +465,10 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
     nv = list(struct.unpack(f'<{full_n}{"I" if width == 4 else "Q"}', raw))[:n]
     cmp = approx_compare(fam, nv, ours, a, b)
     rec.update(status='ok', mismatches=cmp['mismatches'], approx=cmp)
+    if cmp['explained'] and not cmp['mismatches']:
+      rec.update(mismatches=cmp['explained'], explained={'v_div_extreme_exponents': cmp['explained']},
+                 first_chunk=f"{cmp['explained']} inputs differ, all explained by emulator defects: "
+                             f"v_div_extreme_exponents ({cmp['explained']} inputs)")
     if cmp['first'] is not None:
       j = cmp['first']
       rec['first'] = f'input {j}: ' + describe(a[j], b[j], c[j], nv[j], ours[j]) + f' (beyond {cmp["tolerance"]})'
