@@ -113,7 +113,8 @@ Results lowerAtom(OpTy op, ValueRange args, ModifiersAttr mods,
       return old;
     if (bin == LLVM::AtomicBinOp::fadd && k == TypeKind::f32 &&
         !l.target.atomicAddF32FlushesSubnormals())
-      return atomicAddFlushF32(b, loc, op.getOperation(), l.target, p, v, ord, memScope);
+      return atomicAddFlushF32(b, loc, op.getOperation(), l.target, p, v, ord,
+                               memScope);
     return Value(LLVM::AtomicRMWOp::create(b, loc, bin, p, v, ord, scope));
   };
   if (unsigned n = mods.getVec(); n > 1) {
