@@ -111,7 +111,8 @@ def word(b: bytes, at: int) -> str:
   return b[at:at + 4].ljust(4, b'\0')[::-1].hex()
 
 
-def replay(ar, rec: dict, folder: str, hsaco: str, approx: bool = False) -> dict:
+def replay(ar, rec: dict, folder: str, hsaco: str, approx: bool = False,
+           max_wave_instructions: int = 10_000_000) -> dict:
   """Runs one recorded launch; the outcome as a dict."""
   regions = rec['regions']
   with open(os.path.join(folder, rec['data']), 'rb') as f: blob = f.read()
@@ -143,7 +144,8 @@ def replay(ar, rec: dict, folder: str, hsaco: str, approx: bool = False) -> dict
       if 'addr' in r: ctypes.memmove(r['addr'], b, len(b))
       else: code.write_symbol(r['global'], b)
     t0 = time.perf_counter()
-    res = ar.run(code, rec['kernel'], tuple(rec['grid']), tuple(rec['block']), args, dynamic_lds=rec['shared'])
+    res = ar.run(code, rec['kernel'], tuple(rec['grid']), tuple(rec['block']), args, dynamic_lds=rec['shared'],
+                 max_wave_instructions=max_wave_instructions)
     seconds = time.perf_counter() - t0
     actual = [(ctypes.string_at(r['addr'], r['bytes']) if 'addr' in r else code.read_symbol(r['global'], r['bytes']))
               if r['bytes'] else b'' for r in regions]
@@ -220,7 +222,7 @@ def worker(args) -> int:
     try:
       with open(os.path.join(args.records, 'modules', rec['ptx_sha256'] + '.ptx')) as f:
         approx = uses_approx(f.read(), rec['kernel'])
-      out = replay(ar, rec, args.records, hsacos[rec['ptx_sha256']], approx)
+      out = replay(ar, rec, args.records, hsacos[rec['ptx_sha256']], approx, args.max_wave_instructions)
     except ar.KernelTrap as e:
       out = {'status': 'not-runnable', 'why': f'trap: {str(e)[:200]}'}
     except ar.RunnerError as e:
@@ -240,6 +242,7 @@ def run_workers(args, todo: list[str], hsacos: dict, on_result) -> None:
   todo = list(todo)
   while todo:
     cmd = [sys.executable, os.path.abspath(__file__), args.records, '--arch', args.arch,
+           '--max-wave-instructions', str(args.max_wave_instructions),
            '--worker-hsacos', json.dumps(hsacos), '--worker-launches', *todo]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
     current, started = None, time.monotonic()
@@ -308,6 +311,8 @@ def main() -> int:
   p.add_argument('--jsonl', help='results, one JSON line a launch')
   p.add_argument('-k', dest='only', nargs='*', help='only these programs')
   p.add_argument('--timeout', type=float, default=300, help='seconds a launch may take in the emulator')
+  p.add_argument('--max-wave-instructions', type=int, default=10_000_000,
+                 help='instructions a wave may execute before the launch counts as hung (long kernels need more)')
   p.add_argument('--worker-hsacos', help=argparse.SUPPRESS)
   p.add_argument('--worker-launches', nargs='*', help=argparse.SUPPRESS)
   args = p.parse_args()
