@@ -984,7 +984,10 @@ class Dispatch:
   def _s_getreg(self, w, inst):
     word = int.from_bytes(inst.raw[:4], 'little')
     sdst, (reg, off, size) = word >> 16 & 0x7f, self._hwreg_fields(word & 0xffff)
-    if reg == HW_REG_SHADER_CYCLES and self.arch != 'cdna': value = self.clock & 0xfffff
+    # The cycle counter: gfx11 a 20-bit SHADER_CYCLES, gfx12 a 64-bit one as SHADER_CYCLES_LO (29) / _HI (30).
+    if reg in (HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES + 1) and self.arch == 'rdna4':
+      value = self.clock >> (32 if reg != HW_REG_SHADER_CYCLES else 0) & 0xffffffff
+    elif reg == HW_REG_SHADER_CYCLES and self.arch != 'cdna': value = self.clock & 0xfffff
     elif reg in w.hwreg: value = w.hwreg[reg]
     else: raise UnsupportedByEmulator(f's_getreg_b32 of hardware register {reg} (not modelled)')
     if sdst != 124: w.s[sdst] = value >> off & ((1 << size) - 1)
