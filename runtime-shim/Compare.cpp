@@ -4,7 +4,6 @@
 
 #include "runtime-shim/RealDriver.h"
 
-#include <cstdlib>
 #include <cstring>
 #include <regex>
 #include <type_traits>
@@ -26,8 +25,7 @@ constexpr size_t kMaxCompared = size_t(1) << 30;
 /// 16); the later ones run once, ours.
 unsigned maxLaunchesPerKernel() {
   static const unsigned n = [] {
-    const char *v = std::getenv("ZLUDA_SHIM_COMPARE_PER_KERNEL");
-    unsigned long x = v && *v ? std::strtoul(v, nullptr, 10) : 0;
+    uint64_t x = envNumber("ZLUDA_SHIM_COMPARE_PER_KERNEL", 16);
     return x ? unsigned(x) : 16u;
   }();
   return n;

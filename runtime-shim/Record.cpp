@@ -20,15 +20,6 @@ void *const kParamBufferPointer = reinterpret_cast<void *>(1);
 void *const kParamBufferSize = reinterpret_cast<void *>(2);
 void *const kParamEnd = reinterpret_cast<void *>(0);
 
-uint64_t envNumber(const char *name, uint64_t dflt) {
-  const char *v = std::getenv(name);
-  if (!v || !*v)
-    return dflt;
-  char *end = nullptr;
-  unsigned long long n = std::strtoull(v, &end, 0);
-  return end && !*end ? n : dflt;
-}
-
 std::string hexBytes(const uint8_t *p, size_t n) {
   static const char digits[] = "0123456789abcdef";
   std::string s(2 * n, '0');
@@ -84,6 +75,15 @@ bool writeFile(const std::string &path, const std::string &text) {
 }
 
 } // namespace
+
+uint64_t zluda::shim::envNumber(const char *name, uint64_t dflt) {
+  const char *v = std::getenv(name);
+  if (!v || !*v)
+    return dflt;
+  char *end = nullptr;
+  unsigned long long n = std::strtoull(v, &end, 0);
+  return end && !*end ? n : dflt;
+}
 
 LaunchShape zluda::shim::shapeOf(unsigned gx, unsigned gy, unsigned gz,
                                  unsigned bx, unsigned by, unsigned bz,

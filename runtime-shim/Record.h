@@ -59,6 +59,10 @@ struct RecordedRegion {
   std::string global; ///< non-empty: a module variable
 };
 
+/// The number in environment variable `name` (decimal, 0x hex), or `dflt`
+/// when it is unset or not a number.
+uint64_t envNumber(const char *name, uint64_t dflt);
+
 /// The limits of the sample, from the environment.
 struct RecordLimits {
   unsigned perKernel = 8;               ///< ZLUDA_SHIM_RECORD_PER_KERNEL

@@ -133,7 +133,7 @@ Backend *Shim::getBackend() {
 }
 
 Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
-                            cache::Entry &entry) {
+                            cache::Entry &entry, std::string &ptxSha256) {
   ++counts.images;
   counts.imageBytes += image.bytes;
   std::string head = std::string(api) + " " + imageKindName(image.kind);
@@ -149,10 +149,9 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   // looked up by its own hash; anything else without PTX cannot be served.
   if (!image.hasPTX && image.containerSha256.empty())
     return outcome("not served: " + image.problem);
-  // Hashed once: for the log and the key.
-  std::string ptxSha256 = image.hasPTX
-                              ? cache::Sha256::hex(image.ptx)
-                              : cache::linkedImageHash(image.containerSha256);
+  // Hashed once: for the log, the key and the comparison's record.
+  ptxSha256 = image.hasPTX ? cache::Sha256::hex(image.ptx)
+                           : cache::linkedImageHash(image.containerSha256);
   head += image.hasPTX
               ? " ptx-sha256=" + ptxSha256.substr(0, 16)
               : " linked-image sha256=" + image.containerSha256.substr(0, 16);
@@ -204,11 +203,11 @@ Shim::Decision Shim::lookup(const char *api, const void *image, size_t size,
                             std::string &ptxSha256) {
   auto start = std::chrono::steady_clock::now();
   ImageInfo info = readImage(image, size);
-  Decision d = decide(api, info, entry);
-  if (info.hasPTX && Compare::active()) {
+  Decision d = decide(api, info, entry, ptxSha256);
+  if (!info.hasPTX)
+    ptxSha256.clear(); // a linked image's hash: no PTX to record
+  else if (Compare::active())
     ptx = std::move(info.ptx);
-    ptxSha256 = cache::Sha256::hex(ptx);
-  }
   counts.nanoseconds +=
       uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                    std::chrono::steady_clock::now() - start)

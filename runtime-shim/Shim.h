@@ -79,11 +79,12 @@ public:
 private:
   enum class Decision { serve, fallback, refuse };
   /// Looks the image up and logs the outcome; on `serve`, `entry` holds the
-  /// verified cache entry.
-  Decision decide(const char *api, const ImageInfo &image, cache::Entry &entry);
-  /// Reads the image and decides, timing both (Stats::nanoseconds). With a
-  /// launch-by-launch comparison, `ptx` and `ptxSha256` get the selected
-  /// PTX and its hash.
+  /// verified cache entry. `ptxSha256` receives the hash the key is made of.
+  Decision decide(const char *api, const ImageInfo &image, cache::Entry &entry,
+                  std::string &ptxSha256);
+  /// Reads the image and decides, timing both (Stats::nanoseconds).
+  /// `ptxSha256` gets the selected PTX's hash (empty for a linked image
+  /// without PTX) and, with a launch-by-launch comparison, `ptx` the PTX.
   Decision lookup(const char *api, const void *image, size_t size,
                   cache::Entry &entry, std::string &ptx,
                   std::string &ptxSha256);
