@@ -1,5 +1,4 @@
-//===- MetadataNotes.h - One AMDGPU metadata note per code object -*- C++
-//-*-===//
+//===- MetadataNotes.h - One metadata note per code object ------*- C++ -*-===//
 
 #ifndef ZLUDA_COMPILER_CODEGEN_METADATANOTES_H
 #define ZLUDA_COMPILER_CODEGEN_METADATANOTES_H

@@ -104,9 +104,7 @@ Value approxDivBeyondRange(OpBuilder &b, Location loc, Value a, Value d,
   Value infinite = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq,
                                         LLVM::FAbsOp::create(b, loc, a),
                                         constFloat(b, loc, t, INFINITY));
-  Value nan = LLVM::BitcastOp::create(
-      b, loc, t, constInt(b, loc, b.getI32Type(), 0x7fffffff));
-  Value special = LLVM::SelectOp::create(b, loc, infinite, nan, signedZero);
+  Value special = canonicalNaNIf(b, loc, infinite, signedZero);
   // A NaN dividend stays the quotient's NaN.
   Value ordered = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::ord, a, a);
   return LLVM::SelectOp::create(
@@ -128,11 +126,13 @@ Value roundToOdd(OpBuilder &b, Location loc, Value r, Value err) {
       b, loc, LLVM::ICmpPredicate::eq,
       LLVM::AndOp::create(b, loc, bits, splatInt(b, loc, it, 1)),
       splatInt(b, loc, it, 0));
+  Value errNegative =
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, err, errZero);
   // Towards the exact value: a larger magnitude when err has r's sign.
   Value away = LLVM::ICmpOp::create(
       b, loc, LLVM::ICmpPredicate::eq,
       LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, r, zero),
-      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, err, errZero));
+      errNegative);
   Value step = LLVM::SelectOp::create(b, loc, away, splatInt(b, loc, it, 1),
                                       splatInt(b, loc, it, -1));
   // From a zero, the odd neighbour is the smallest subnormal of err's sign.
@@ -140,8 +140,7 @@ Value roundToOdd(OpBuilder &b, Location loc, Value r, Value err) {
       LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq, r, zero);
   unsigned w = getElementTypeOrSelf(t).getIntOrFloatBitWidth();
   Value tiny = LLVM::SelectOp::create(
-      b, loc,
-      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, err, errZero),
+      b, loc, errNegative,
       splatInt(b, loc, it,
                static_cast<int64_t>(
                    (llvm::APInt::getSignMask(w) | 1).getZExtValue())),
