@@ -314,7 +314,6 @@ def round_exact(q: Fraction, mant: int, min_exp: int, mode: str = 'rn') -> Fract
   return n * ulp
 
 
-def _bits_f64(v: int) -> Fraction: return Fraction(_f64(v))
 def _half(bits: int) -> Fraction: return Fraction(_f16(bits & 0xffff))
 
 
@@ -347,24 +346,16 @@ def explain(fam: str, a: int, b: int, c: int, nv: int, us: int) -> str | None:
     return 'v_fma_f16_double_rounding' if ok else None
   m = re.fullmatch(r'(rcp|div)_(rm|rp|rz)_f64', fam) or re.fullmatch(r'(div)_(rn)(_ftz)?_f32', fam)
   if m:
-    f64 = fam.endswith('f64')
-    if f64:
-      x, y = (1 << 64 | 0, a << 32 | b) if m.group(1) == 'rcp' else (a << 32 | b, b << 32 | c)
-      num = Fraction(1) if m.group(1) == 'rcp' else _bits_f64(x)
-      den, nvv = _bits_f64(y), nv
-      if not (math.isfinite(_f64(y)) and den != 0 and (m.group(1) == 'rcp' or math.isfinite(_f64(x)))): return None
-      q = num / den
-      want = round_exact(q, 52, -1022, m.group(2))
-      extreme = abs(q) < Fraction(2) ** -1022 or abs(den) > Fraction(2) ** 1022
-      got = Fraction(_f64(nvv)) if math.isfinite(_f64(nvv)) else None
+    if fam.endswith('f64'):
+      ops = [1.0, _f64(a << 32 | b)] if m.group(1) == 'rcp' else [_f64(a << 32 | b), _f64(b << 32 | c)]
+      mant, emin, got = 52, -1022, _f64(nv)
     else:
-      num, den = Fraction(_f32(a)), Fraction(_f32(b))
-      if not (math.isfinite(_f32(a)) and math.isfinite(_f32(b)) and den != 0): return None
-      q = num / den
-      want = round_exact(q, 23, -126)
-      extreme = abs(q) < Fraction(2) ** -126 or abs(den) > Fraction(2) ** 126
-      got = Fraction(_f32(nv)) if math.isfinite(_f32(nv)) else None
-    if extreme and got is not None and got == want and got != 0: return 'v_div_extreme_exponents'
+      ops, mant, emin, got = [_f32(a), _f32(b)], 23, -126, _f32(nv)
+    if not all(map(math.isfinite, ops + [got])) or ops[1] == 0 or got == 0: return None
+    num, den = map(Fraction, ops)
+    q = num / den
+    extreme = abs(q) < Fraction(2) ** emin or abs(den) > Fraction(2) ** -emin
+    if extreme and Fraction(got) == round_exact(q, mant, emin, m.group(2)): return 'v_div_extreme_exponents'
   return None
 
 
