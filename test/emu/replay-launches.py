@@ -216,12 +216,15 @@ def approx_close(expected: list[bytes], actual: list[bytes]) -> tuple[bool, int,
 def worker(args) -> int:
   import amdgpu_runner as ar
   hsacos = json.loads(args.worker_hsacos)
+  ptx_texts: dict[str, str] = {}
   for rec in read_records(args.records):
     if key_of(rec) not in args.worker_launches: continue
     print('START ' + key_of(rec), flush=True)
     try:
-      with open(os.path.join(args.records, 'modules', rec['ptx_sha256'] + '.ptx')) as f:
-        approx = uses_approx(f.read(), rec['kernel'])
+      sha = rec['ptx_sha256']
+      if sha not in ptx_texts:   # read once a module, not once a launch
+        with open(os.path.join(args.records, 'modules', sha + '.ptx')) as f: ptx_texts[sha] = f.read()
+      approx = uses_approx(ptx_texts[sha], rec['kernel'])
       out = replay(ar, rec, args.records, hsacos[rec['ptx_sha256']], approx, args.max_wave_instructions)
     except ar.KernelTrap as e:
       out = {'status': 'not-runnable', 'why': f'trap: {str(e)[:200]}'}
