@@ -923,7 +923,12 @@ class Dispatch:
             'S_SLEEP': Dispatch._next,
             # The emulator's pcode for v_rndne_f32 is floor(x + 0.5) with a tie fix-up: it loses the sign of
             # -0 and of negative values rounding to zero, and x + 0.5 rounds (0.49999997 -> 1.0).
-            'V_RNDNE_F32_E32': Dispatch._v_rndne_f32}
+            'V_RNDNE_F32_E32': Dispatch._v_rndne_f32,
+            # The emulator's DS d16 loads write the loaded value zero- or sign-extended into the whole VGPR: the
+            # other half is not kept and the _HI forms load into the low half (LLVM's true16 code on gfx11+ keeps
+            # two 16-bit values in one VGPR and reads LDS this way).
+            **{f'DS_{verb}_{t}_D16{hi}': Dispatch._ds_load_d16 for verb in ('LOAD', 'READ') for t in ('U8', 'I8', 'U16')
+               for hi in ('', '_HI')}}
 
   def _next(self, w, inst): self._set_pc(w, inst.pc + inst.size)
 
@@ -939,6 +944,29 @@ class Dispatch:
       if not exec_mask >> lane & 1: continue
       bits = v[(src0 - 256) * ws + lane] if src0 >= 256 else literal if literal is not None else s[src0]
       v[vdst * ws + lane] = _rndne_f32_bits(bits)
+    self._set_pc(w, inst.pc + inst.size)
+
+  def _ds_load_d16(self, w, inst):
+    """ds_load_{u8,i8,u16}_d16[_hi] (gfx9: ds_read_*) in the active lanes: 8 or 16 bits of LDS at ADDR + offset,
+    zero- or sign-extended to 16 bits, into the low (or, _HI, the high) half of VDST; the other half is kept."""
+    em, s, v, ws = self.em, w.s, w.v, self.wave_size
+    w0, w1 = int.from_bytes(inst.raw[:4], 'little'), int.from_bytes(inst.raw[4:8], 'little')
+    if self.arch == 'cdna' and w0 >> 25 & 1:
+      raise UnsupportedByEmulator(f'{inst.name} into an accumulation VGPR')
+    offset, addr_reg, vdst = w0 & 0xffff, w1 & 0xff, w1 >> 24 & 0xff
+    name = inst.name
+    nbytes, signed, hi = (1 if '8_' in name else 2), '_I8_' in name, name.endswith('_HI')
+    exec_mask = s[em.EXEC_LO] | (s[em.EXEC_LO + 1] << 32 if ws == 64 else 0)
+    for lane in range(ws):
+      if not exec_mask >> lane & 1: continue
+      at = (v[addr_reg * ws + lane] + offset) & 0xffffffff
+      if at + nbytes > self.lds_size:
+        raise RunnerError(f'{name} at code offset {inst.pc - self.code.base:#x}: LDS address {at:#x} is outside the '
+                          f'{self.lds_size} bytes of this workgroup')
+      val = int.from_bytes(ctypes.string_at(self.window.lds_addr + at, nbytes), 'little')
+      if signed and val & 0x80: val |= 0xff00
+      old = v[vdst * ws + lane]
+      v[vdst * ws + lane] = (old & 0xffff) | val << 16 if hi else (old & 0xffff0000) | val
     self._set_pc(w, inst.pc + inst.size)
 
   def _set_pc(self, w: _Wave, pc: int):

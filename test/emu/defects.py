@@ -37,6 +37,7 @@ def sext24(x: int) -> int: return (x & 0xffffff) - (1 << 24 if x & 0x800000 else
 # ─── kernels ──────────────────────────────────────────────────────────────────
 
 def _wait_k(arch: str) -> str: return 's_wait_kmcnt 0' if arch.startswith('gfx12') else 's_waitcnt lgkmcnt(0)'
+def _wait_ds(arch: str) -> str: return 's_wait_dscnt 0' if arch.startswith('gfx12') else 's_waitcnt lgkmcnt(0)'
 
 
 def asm_kernel(arch: str, body: str, *, lds: int = 0, private: int = 0, workitem_ids: int = 0, denorm: tuple = (3, 3),
@@ -483,6 +484,25 @@ target:
 \tv_div_fmas_f64 v[0:1], v[0:1], v[2:3], v[6:7]
 \tv_div_fixup_f64 v[0:1], v[0:1], v[12:13], 1.0""",
     expect=lambda inp: [0x00050bbd] * len(inp)),
+  # LDS d16 loads, one case each (gfx12: the same defect in RDNA4's decoder; one form there).
+  **{f'{op}' + ('' if arch == 'gfx1100' else f'_{arch}'): dict(
+    arch=arch,
+    about=f'{op} writes the loaded value extended to 32 bits into the whole VGPR: the other half of VDST is not '
+          'kept' + (' and the value lands in the low half' if op.endswith('_hi') else '') +
+          ' (LLVM\'s true16 code keeps two 16-bit values in one VGPR and reads 16-bit shared memory this way)',
+    body=f"""\tv_mov_b32 v2, 0
+\tv_mov_b32 v3, 0x8234f6f8
+\tds_store_b32 v2, v3
+\t{_wait_ds(arch)}
+\tv_mov_b32 v1, 0xaaaabbbb
+\t{op} v1, v2 offset:{off}
+\t{_wait_ds(arch)}""",
+    kw=dict(lds=64),
+    expect=(lambda want: lambda inp: [want] * len(inp))(want))
+    for arch, op, off, want in [
+      ('gfx1100', 'ds_load_u16_d16', 2, 0xaaaa8234), ('gfx1100', 'ds_load_u16_d16_hi', 2, 0x8234bbbb),
+      ('gfx1100', 'ds_load_u8_d16', 1, 0xaaaa00f6), ('gfx1100', 'ds_load_i8_d16_hi', 1, 0xfff6bbbb),
+      ('gfx1201', 'ds_load_u16_d16_hi', 2, 0x8234bbbb)]},
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
