@@ -400,7 +400,8 @@ def describe(a: int, b: int, c: int, nv: int, us: int) -> str:
   return f'a={a:08x} b={b:08x} c={c:08x}: nvidia={nv:016x} ours={us:016x}'
 
 
-def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str, count: int | None) -> dict:
+def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str, count: int | None,
+               block: int = CHUNK) -> dict:
   fam = case['family']
   rec = {'family': fam, 'suite': case['suite'], 'arch': arch}
   if ref is not None and 'error' in ref:
@@ -420,11 +421,13 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
     return {**rec, 'status': 'input-mismatch', 'why': 'the inputs made here differ from those NVIDIA ran '
             '(HarnessLogic.h port out of date?)'}
   a, b, c = a[:n], b[:n], c[:n]
+  if n % block:
+    return {**rec, 'status': 'not-runnable', 'why': f'blocks of {block} do not divide the {n} inputs'}
   bufs = [ar.Buffer(struct.pack(f'<{n}I', *v)) for v in (a, b, c)]
   o = ar.Buffer(b'\xab' * (8 * n))  # poisoned as the harness does
   t0 = time.perf_counter()
   try:
-    ar.run(code, 'k', (n // CHUNK, 1, 1), (CHUNK, 1, 1), [o, *bufs, n], dynamic_lds=case['shared'])
+    ar.run(code, 'k', (n // block, 1, 1), (block, 1, 1), [o, *bufs, n], dynamic_lds=case['shared'])
   except ar.KernelTrap as e:
     return {**rec, 'status': 'not-runnable', 'why': f'trap: {str(e)[:200]}'}
   except ar.RunnerError as e:
@@ -522,7 +525,7 @@ def worker(args) -> int:
                'why': 'family not in the reference file'}
       else:
         try:
-          rec = run_family(ar, args.tool, args.arch, cases[fam], ref, tmp, args.count)
+          rec = run_family(ar, args.tool, args.arch, cases[fam], ref, tmp, args.count, args.block)
         except Exception as e:  # the emulator failing in a way the runner does not classify
           rec = {'family': fam, 'suite': cases[fam]['suite'], 'arch': args.arch, 'status': 'not-runnable',
                  'why': f'{type(e).__name__}: {str(e)[:300]}'}
@@ -547,6 +550,7 @@ def run_all(args, fams: list[str]) -> list[dict]:
            '--worker-families', *todo]
     if args.reference: cmd += ['--reference', args.reference]
     if args.count: cmd += ['--count', str(args.count)]
+    cmd += ['--block', str(args.block)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     current = None
     for line in p.stdout:
@@ -595,11 +599,12 @@ def report(r: dict) -> None:
     print(f"{fam:34} {label}: {r.get('why', '')}", flush=True)
 
 
-def write_reference(path: str, arch: str, cases: list[dict], results: list[dict], full: bool = False) -> None:
+def write_reference(path: str, arch: str, cases: list[dict], results: list[dict], full: bool = False,
+                    block: int = CHUNK) -> None:
   by = {r['family']: r for r in results}
   with open_text(path, 'wt') as f:
     f.write(json.dumps({'format': 'zluda-sweep-reference', 'version': 1, 'device': f'AMD ISA emulator ({arch})',
-                        'driver': 0, 'chunk': CHUNK, 'digest': 'sha256-64', 'poison': 171, 'block': 256,
+                        'driver': 0, 'chunk': CHUNK, 'digest': 'sha256-64', 'poison': 171, 'block': block,
                         'count': RECORD_INPUTS, 'exhaustive_count': RECORD_EXHAUSTIVE}) + '\n')
     for c in cases:
       r = by.get(c['family'])
@@ -724,6 +729,9 @@ def main() -> int:
   p.add_argument('--write-reference', help="write this run's outputs as a reference file instead of comparing")
   p.add_argument('--full', action='store_true', help='with --write-reference: all outputs of every family '
                  '(as RECORD_FULL=1 records them)')
+  p.add_argument('--block', type=int, default=CHUNK,
+                 help='threads a block (NVIDIA\'s reference: 256); other sizes compare with a reference written here '
+                      '(--write-reference) at the same size, e.g. wave64 against wave32 with waves left half empty')
   p.add_argument('--count', type=int, help='compare only the first COUNT inputs of each family (whole chunks)')
   p.add_argument('-k', dest='only', nargs='*')
   p.add_argument('--jsonl', help='results, one JSON line a family; families already there (this arch) are not rerun')
@@ -740,6 +748,8 @@ def main() -> int:
   if args.write_reference and args.count: p.error('--count with --write-reference: a reference has full samples')
   if args.reference:
     header = read_reference(args.reference)[0]
+    if header.get('block', CHUNK) != args.block:
+      p.error(f"{args.reference} was recorded with blocks of {header.get('block')}; this run: --block {args.block}")
     print(f"reference: {args.reference}: {header.get('device')} (driver {header.get('driver')})", flush=True)
   cases = manifest()
   fams = [c['family'] for c in cases if not args.only or c['family'] in args.only]
@@ -749,7 +759,8 @@ def main() -> int:
       f.write(';'.join(f"{r['family']}:{','.join(map(str, r['bad_chunks']))}" for r in results if r.get('bad_chunks')))
     print(f'wrote {args.bad_chunks}')
   if args.write_reference:
-    write_reference(args.write_reference, args.arch, cases, [r for r in results if '_write' in r], args.full)
+    write_reference(args.write_reference, args.arch, cases, [r for r in results if '_write' in r], args.full,
+                    args.block)
     print(f'wrote {args.write_reference}')
   ok = table(args.arch, results)
   return 0 if ok else 1
