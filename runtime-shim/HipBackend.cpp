@@ -102,8 +102,9 @@ public:
       return CUDA_ERROR_NOT_INITIALIZED;
     std::string arch(props.data() + kGcnArchNameOffset,
                      strnlen(props.data() + kGcnArchNameOffset, 256));
-    // "gfx1100:sramecc+:xnack-": the processor is the part before ':'.
-    chip = arch.substr(0, arch.find(':'));
+    // The target ID, "gfx942:sramecc+:xnack-" (Shim.cpp looks up the
+    // builds that run on it, settings first).
+    chip = arch;
     target = "amdgpu";
     return chip.rfind("gfx", 0) == 0 ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
   }

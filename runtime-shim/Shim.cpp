@@ -163,10 +163,21 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   std::string target, chip;
   if (b->deviceTarget(target, chip) != CUDA_SUCCESS)
     return outcome("miss: the device's processor is unknown");
-  std::string key = cache::moduleKeyOfPtxHash(ptxSha256, target, chip);
-  head += " " + target + ":" + chip + " key=" + key.substr(0, 16);
-  std::string error;
-  switch (store->read(key, entry, error)) {
+  // The device's own target ID first (`gfx942:sramecc+:xnack-`), then
+  // builds for either mode of its settings, down to the bare processor.
+  std::string key, error, device = chip;
+  cache::ReadStatus status = cache::ReadStatus::missing;
+  for (const std::string &candidate : cache::targetIdLookupOrder(device)) {
+    key = cache::moduleKeyOfPtxHash(ptxSha256, target, candidate);
+    chip = candidate;
+    status = store->read(key, entry, error);
+    if (status != cache::ReadStatus::missing)
+      break;
+  }
+  head += " " + target + ":" + device +
+          (chip == device ? "" : " (as " + chip + ")") +
+          " key=" + key.substr(0, 16);
+  switch (status) {
   case cache::ReadStatus::missing:
     return outcome(image.hasPTX ? "miss"
                                 : "miss: " + image.problem +

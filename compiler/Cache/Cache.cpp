@@ -119,9 +119,41 @@ std::string zluda::cache::computeKey(const KeyInputs &in) {
 
 unsigned zluda::cache::defaultCodeObjectVersion(std::string_view chip) {
   constexpr std::string_view generic = "-generic";
-  bool isGeneric = chip.size() >= generic.size() &&
-                   chip.substr(chip.size() - generic.size()) == generic;
+  std::string_view processor = chip.substr(0, chip.find(':'));
+  bool isGeneric =
+      processor.size() >= generic.size() &&
+      processor.substr(processor.size() - generic.size()) == generic;
   return isGeneric ? 6 : 5;
+}
+
+std::vector<std::string>
+zluda::cache::targetIdLookupOrder(std::string_view targetId) {
+  // "gfx942:sramecc+:xnack-" -> the processor and its settings; each
+  // setting left out is a code object built for either mode.
+  std::string_view processor = targetId.substr(0, targetId.find(':'));
+  std::vector<std::string> settings;
+  for (size_t at = processor.size(); at < targetId.size();) {
+    size_t end = targetId.find(':', at + 1);
+    if (end == std::string_view::npos)
+      end = targetId.size();
+    settings.emplace_back(targetId.substr(at, end - at)); // ":xnack-"
+    at = end;
+  }
+  std::vector<std::string> order;
+  // Every subset of the settings, the fullest first; among subsets of one
+  // size, the ones keeping the earlier settings first.
+  size_t n = settings.size();
+  for (size_t kept = n + 1; kept-- > 0;)
+    for (unsigned mask = (1u << n); mask-- > 0;) {
+      if (static_cast<size_t>(__builtin_popcount(mask)) != kept)
+        continue;
+      std::string id(processor);
+      for (size_t i = 0; i < n; ++i)
+        if (mask >> (n - 1 - i) & 1)
+          id += settings[i];
+      order.push_back(std::move(id));
+    }
+  return order;
 }
 
 std::string zluda::cache::moduleKey(std::string_view ptx,

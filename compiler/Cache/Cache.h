@@ -48,6 +48,11 @@ std::string computeKey(const KeyInputs &in);
 /// generic processors (`gfx11-generic`...), 5 for the others.
 unsigned defaultCodeObjectVersion(std::string_view chip);
 
+/// The target IDs whose code objects run on a device reporting `targetId`
+/// (`gfx942:sramecc+:xnack-`), best match first: the same settings, then
+/// with each left to either mode, down to the bare processor.
+std::vector<std::string> targetIdLookupOrder(std::string_view targetId);
+
 /// The key of a module compiled with this build's default options: what
 /// `zluda-precompile build` stores and what the runtime shim looks up.
 /// `codeObjectVersion` 0 means the default for `chip`.

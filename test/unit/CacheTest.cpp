@@ -205,3 +205,18 @@ TEST_CASE("concurrent writers of overlapping keys leave whole entries",
   CHECK(cache.removeStaleTemporaries(0) == 0);
   std::system(("rm -rf " + dir).c_str());
 }
+
+TEST_CASE("a device's target ID finds the builds that run on it, best first",
+          "[cache]") {
+  using V = std::vector<std::string>;
+  CHECK(targetIdLookupOrder("gfx1100") == V{"gfx1100"});
+  CHECK(targetIdLookupOrder("sm_90") == V{"sm_90"});
+  CHECK(targetIdLookupOrder("gfx90a:xnack-") == V{"gfx90a:xnack-", "gfx90a"});
+  CHECK(targetIdLookupOrder("gfx942:sramecc+:xnack-") ==
+        V{"gfx942:sramecc+:xnack-", "gfx942:sramecc+", "gfx942:xnack-",
+          "gfx942"});
+  // The generic processor's code object version follows the processor,
+  // whatever its settings.
+  CHECK(defaultCodeObjectVersion("gfx9-4-generic:xnack+") == 6);
+  CHECK(defaultCodeObjectVersion("gfx942:sramecc+") == 5);
+}

@@ -308,6 +308,41 @@ TEST_CASE("entries that fail verification are never loaded", "[shim]") {
              std::string::npos));
 }
 
+TEST_CASE("hip backend: a target ID with settings finds the best build",
+          "[shim]") {
+  // The device runs gfx942 with SRAM ECC on and XNACK off: a build for
+  // exactly that, else one that leaves a setting open, else the bare
+  // processor's (either mode); never a build for the other setting.
+  setenv("RECORDER_GCN_ARCH", "gfx942:sramecc+:xnack-", 1);
+  struct Unset {
+    ~Unset() { unsetenv("RECORDER_GCN_ARCH"); }
+  } unset;
+  for (const char *stored : {"gfx942:sramecc+:xnack-", "gfx942:sramecc+",
+                             "gfx942:xnack-", "gfx942"}) {
+    Fixture fx("hip");
+    putEntry(fx.store, kPTX, "amdgpu", "gfx942:sramecc+:xnack+",
+             "// other xnack\n");
+    putEntry(fx.store, kPTX, "amdgpu", stored, "// code object\n");
+    auto shim = fx.make();
+    CUmodule m = nullptr;
+    REQUIRE(shim->cuModuleLoadData(&m, kPTX.c_str()) == CUDA_SUCCESS);
+    CHECK(shim->handles().owns(m));
+    CHECK(take() == "hipModuleLoadData // code object\n");
+    std::string as = std::string(stored) == "gfx942:sramecc+:xnack-"
+                         ? " key="
+                         : std::string(" (as ") + stored + ") key=";
+    CHECK(fx.log().find("amdgpu:gfx942:sramecc+:xnack-" + as) !=
+          std::string::npos);
+  }
+  Fixture fx("hip");
+  putEntry(fx.store, kPTX, "amdgpu", "gfx942:xnack+", "// other xnack\n");
+  auto shim = fx.make();
+  CUmodule m = nullptr;
+  REQUIRE(shim->cuModuleLoadData(&m, kPTX.c_str()) == CUDA_SUCCESS);
+  CHECK_FALSE(shim->handles().owns(m));
+  CHECK(take() == "cuModuleLoadData // original\n");
+}
+
 TEST_CASE("hip backend: gcnArchName, handles, launches", "[shim]") {
   Fixture fx("hip");
   putEntry(fx.store, kPTX, "amdgpu", "gfx1100", "// code object\n");

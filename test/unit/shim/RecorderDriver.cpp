@@ -230,7 +230,9 @@ int hipGetDevice(int *d) {
 }
 int hipGetDevicePropertiesR0600(void *props, int) {
   std::memset(props, 0, 1472);
-  std::strcpy(static_cast<char *>(props) + 1160, "gfx1100:sramecc-:xnack-");
+  // gcnArchName: the device's target ID (RECORDER_GCN_ARCH, else gfx1100).
+  const char *arch = std::getenv("RECORDER_GCN_ARCH");
+  std::strcpy(static_cast<char *>(props) + 1160, arch ? arch : "gfx1100");
   return 0;
 }
 int hipModuleLoadData(void **m, const void *image) {
