@@ -280,12 +280,30 @@ void writeManifest(const cache::Cache &c) {
 
 int build::runBuild(const BuildOptions &opts) {
   auto start = std::chrono::steady_clock::now();
-  llvm::SmallVector<llvm::StringRef> chipRefs;
-  llvm::StringRef(opts.archs).split(chipRefs, ',', -1, false);
-  if (chipRefs.empty()) {
+  llvm::SmallVector<llvm::StringRef> given;
+  llvm::StringRef(opts.archs).split(given, ',', -1, false);
+  if (given.empty()) {
     fmt::print(stderr, "zluda-precompile: error: --arch names no processor\n");
     return 1;
   }
+  // AMDGPU target IDs checked and spelled canonically (the cache key and
+  // the runtime shim's look-up use that spelling), each once.
+  std::vector<std::string> chips;
+  for (llvm::StringRef chip : given) {
+    std::string canonical = chip.str();
+    if (opts.target == "amdgpu") {
+      std::string error;
+      auto id = ptx::parseAMDGPUTargetId(chip, error);
+      if (!id) {
+        fmt::print(stderr, "zluda-precompile: error: --arch: {}\n", error);
+        return 1;
+      }
+      canonical = id->canonical;
+    }
+    if (std::find(chips.begin(), chips.end(), canonical) == chips.end())
+      chips.push_back(canonical);
+  }
+  llvm::SmallVector<llvm::StringRef> chipRefs(chips.begin(), chips.end());
   cache::Cache store(opts.cacheDir);
   std::string error;
   if (!store.open(error)) {

@@ -51,10 +51,19 @@ llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
+/// The target ID `chip`, which compile() has checked.
+ptx::AMDGPUTargetId targetIdOf(llvm::StringRef chip) {
+  std::string error;
+  std::optional<ptx::AMDGPUTargetId> id = ptx::parseAMDGPUTargetId(chip, error);
+  assert(id && "compile() checks the target ID");
+  return *id;
+}
+
 /// `__oclc_*` control constants the device libraries read.
 void addControlConstants(llvm::Module &m, llvm::StringRef chip,
                          unsigned codeObjectVersion) {
-  llvm::AMDGPU::IsaVersion isa = llvm::AMDGPU::getIsaVersion(chip);
+  ptx::AMDGPUTargetId id = targetIdOf(chip);
+  llvm::AMDGPU::IsaVersion isa = llvm::AMDGPU::getIsaVersion(id.processor);
   llvm::LLVMContext &ctx = m.getContext();
   auto add = [&](llvm::StringRef name, llvm::Type *type, uint64_t value) {
     if (llvm::GlobalVariable *old = m.getGlobalVariable(name, true)) {
@@ -78,7 +87,7 @@ void addControlConstants(llvm::Module &m, llvm::StringRef chip,
   add("__oclc_finite_only_opt", i8, 0);
   add("__oclc_unsafe_math_opt", i8, 0);
   add("__oclc_correctly_rounded_sqrt32", i8, 1);
-  add("__oclc_wavefrontsize64", i8, 0);
+  add("__oclc_wavefrontsize64", i8, id.waveSize == 64);
 }
 
 llvm::Error linkDeviceLibs(llvm::Module &m, const codegen::Options &opts) {
@@ -185,10 +194,18 @@ createTargetMachine(const llvm::Triple &triple, const codegen::Options &opts,
     return nullptr;
   llvm::TargetOptions targetOptions;
   // NVPTX: PTX ISA 8.3 (CUDA 12.3 drivers and later), for 128-bit atomics.
+  // AMDGPU: the processor, and the sramecc/xnack modes the target ID sets
+  // (unset: the code object runs in either).
+  std::string cpu = opts.chip;
   std::string features = opts.target == "nvptx" ? "+ptx83" : "";
+  if (opts.target == "amdgpu") {
+    ptx::AMDGPUTargetId id = targetIdOf(opts.chip);
+    cpu = id.processor;
+    features = id.features;
+  }
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, opts.chip, features, targetOptions, llvm::Reloc::PIC_,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
   if (!tm)
     error = "no target machine for " + opts.chip;
   return tm;
@@ -472,11 +489,17 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
                  llvm::ArrayRef<ModuleOp> linkWith) {
   Options opts = options;
   if (opts.target == "amdgpu") {
+    std::string error;
+    std::optional<ptx::AMDGPUTargetId> id =
+        ptx::parseAMDGPUTargetId(opts.chip, error);
+    if (!id)
+      return makeError(error);
+    opts.chip = id->canonical;
     opts.codeObjectVersion =
         codeObjectVersionFor(opts.chip, opts.codeObjectVersion);
-    if (llvm::StringRef(opts.chip).ends_with("-generic") &&
+    if (llvm::StringRef(id->processor).ends_with("-generic") &&
         opts.codeObjectVersion < 6)
-      return makeError("the generic processor '" + opts.chip +
+      return makeError("the generic processor '" + id->processor +
                        "' needs code object version 6");
   }
   OwningOpRef<ModuleOp> clone = module.clone();

@@ -12,6 +12,7 @@
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Pipeline/Pipeline.h"
+#include "passes/PTXToLLVM/TargetInfo.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -130,6 +131,10 @@ int runCompile(const CompileOptions &opts) {
     for (llvm::StringRef arch : archs) {
       zluda::codegen::Options cg;
       cg.chip = arch.str();
+      std::string idError; // reported by compile()
+      if (opts.target == "amdgpu")
+        if (auto id = zluda::ptx::parseAMDGPUTargetId(arch, idError))
+          cg.chip = id->canonical; // the offload bundle's spelling
       cg.target = opts.target;
       cg.keepGoing = opts.keepGoing;
       cg.jobs = opts.jobs;

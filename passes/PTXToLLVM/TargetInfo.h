@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace zluda::ptx {
@@ -173,8 +174,28 @@ public:
 mlir::Value callAddressTest(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::StringRef name, mlir::Value ptr);
 
-/// AMDGPU (wave32 targets: gfx10.1+, gfx11, gfx12); null with `error` set
-/// for an unknown or wave64-only processor.
+/// An AMDGPU target ID as LLVM and the HSA runtime spell it: the processor
+/// and, where it has them, its `sramecc` and `xnack` settings, each `+`,
+/// `-` or left out (either: the code object runs in both modes).
+struct AMDGPUTargetId {
+  std::string processor;
+  /// In LLVM's canonical order: `gfx942:sramecc+:xnack-`.
+  std::string canonical;
+  /// For the target machine: `+sramecc,-xnack` (empty for neither).
+  std::string features;
+  /// 32 (RDNA) or 64 (CDNA, where a PTX warp is half a wave).
+  unsigned waveSize = 32;
+};
+
+/// Parses `id` (features in any order); nothing, with `error` set, for an
+/// unknown or unsupported processor, an unknown feature, one the processor
+/// does not have, or one given twice.
+std::optional<AMDGPUTargetId> parseAMDGPUTargetId(llvm::StringRef id,
+                                                  std::string &error);
+
+/// AMDGPU: RDNA (gfx10.3, gfx11, gfx12; wave32) and CDNA (gfx90a, gfx942,
+/// gfx950, gfx9-4-generic; wave64), `chip` a target ID; null with `error`
+/// set for anything else.
 std::unique_ptr<TargetInfo> createAMDGPUTargetInfo(llvm::StringRef chip,
                                                    std::string &error);
 /// NVPTX (`sm_70` and up): the verification target, run against NVIDIA's

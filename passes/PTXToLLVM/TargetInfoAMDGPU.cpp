@@ -3,6 +3,7 @@
 #include "passes/PTXToLLVM/TargetInfo.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -12,7 +13,8 @@ namespace {
 
 class AMDGPUTargetInfo : public TargetInfo {
 public:
-  explicit AMDGPUTargetInfo(StringRef chip) : chip(chip.str()) {}
+  AMDGPUTargetInfo(StringRef chip, unsigned waveSize)
+      : chip(chip.str()), wave64(waveSize == 64) {}
 
   StringRef getTriple() const override { return "amdgcn-amd-amdhsa"; }
   StringRef getDataLayout() const override {
@@ -23,7 +25,7 @@ public:
   }
   StringRef getChip() const override { return chip; }
   unsigned getAllocaAddressSpace() const override { return 5; }
-  unsigned getWaveSize() const override { return 32; }
+  unsigned getWaveSize() const override { return wave64 ? 64 : 32; }
   bool kernelParamsByValue() const override { return false; }
   unsigned kernelParamAddressSpace() const override { return 4; }
 
@@ -87,16 +89,51 @@ public:
       return LLVM::TruncOp::create(b, loc, i32, v);
     }
     case SReg::laneid: {
-      Value allOnes = LLVM::ConstantOp::create(b, loc, i32, -1);
-      Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
-      return ROCDL::MbcntLoOp::create(b, loc, i32, allOnes, zero, ArrayAttr(),
-                                      ArrayAttr());
+      // wave64: a warp is half a wave (docs/lowering.md, "Warps").
+      Value lane = waveLane(b, loc);
+      return wave64
+                 ? LLVM::AndOp::create(
+                       b, loc, lane, LLVM::ConstantOp::create(b, loc, i32, 31))
+                 : lane;
     }
     case SReg::WARP_SZ:
       return LLVM::ConstantOp::create(b, loc, i32, 32);
     default:
       return machineRegister(b, loc, reg, dim);
     }
+  }
+
+  /// The thread's lane in its wave: 0-31, or 0-63 on wave64.
+  Value waveLane(OpBuilder &b, Location loc) const {
+    Type i32 = b.getI32Type();
+    Value allOnes = LLVM::ConstantOp::create(b, loc, i32, -1);
+    Value lane = ROCDL::MbcntLoOp::create(
+        b, loc, i32, allOnes, LLVM::ConstantOp::create(b, loc, i32, 0),
+        ArrayAttr(), ArrayAttr());
+    if (wave64)
+      lane = ROCDL::MbcntHiOp::create(b, loc, i32, allOnes, lane, ArrayAttr(),
+                                      ArrayAttr());
+    return lane;
+  }
+
+  /// wave64: the wave lane where the thread's warp begins, 0 or 32.
+  Value warpBase(OpBuilder &b, Location loc) const {
+    return LLVM::AndOp::create(
+        b, loc, waveLane(b, loc),
+        LLVM::ConstantOp::create(b, loc, b.getI32Type(), 32));
+  }
+
+  /// The 32 bits of a wave-wide lane mask (`llvm.amdgcn.ballot`) that
+  /// belong to the thread's warp.
+  Value warpBallot(OpBuilder &b, Location loc, Value pred) const {
+    Type i32 = b.getI32Type();
+    if (!wave64)
+      return ROCDL::BallotOp::create(b, loc, i32, pred);
+    Type i64 = b.getI64Type();
+    Value mask = ROCDL::BallotOp::create(b, loc, i64, pred);
+    Value shift = LLVM::ZExtOp::create(b, loc, i64, warpBase(b, loc));
+    return LLVM::TruncOp::create(b, loc, i32,
+                                 LLVM::LShrOp::create(b, loc, mask, shift));
   }
 
   /// NVIDIA's reserved shared memory a block (cudaDevAttrReservedShared-
@@ -163,17 +200,20 @@ public:
           b, loc, LLVM::AddOp::create(b, loc, threads, c(31)), c(5));
     }
     case SReg::smid: {
-      // HW_ID1 (hwreg 23, all 32 bits): WGP_ID [13:10], SA_ID [16],
-      // SE_ID [20:18]; the SM number is SE.SA.WGP, below 256.
-      Value id = intrinsic("llvm.amdgcn.s.getreg", i32, {c(23 | (31 << 11))});
+      // RDNA: HW_ID1 (hwreg 23): WGP_ID [13:10], SA_ID [16], SE_ID [20:18].
+      // CDNA: HW_ID (hwreg 4): CU_ID [11:8], SH_ID [12], SE_ID [15:13].
+      // The SM number is SE.SA.WGP (SE.SH.CU), below 256.
+      int64_t hwreg = wave64 ? 4 : 23;
+      Value id =
+          intrinsic("llvm.amdgcn.s.getreg", i32, {c(hwreg | (31 << 11))});
       auto field = [&](int64_t shift, int64_t mask) {
         return LLVM::AndOp::create(
             b, loc, LLVM::LShrOp::create(b, loc, id, c(shift)), c(mask));
       };
-      Value se = LLVM::ShlOp::create(b, loc, field(18, 7), c(5));
-      Value sa = LLVM::ShlOp::create(b, loc, field(16, 1), c(4));
+      Value se = LLVM::ShlOp::create(b, loc, field(wave64 ? 13 : 18, 7), c(5));
+      Value sa = LLVM::ShlOp::create(b, loc, field(wave64 ? 12 : 16, 1), c(4));
       return LLVM::OrOp::create(b, loc, LLVM::OrOp::create(b, loc, se, sa),
-                                field(10, 15));
+                                field(wave64 ? 8 : 10, 15));
     }
     case SReg::nsmid:
       return c(256);
@@ -351,7 +391,26 @@ public:
   Value createShuffle(OpBuilder &b, Location loc, Value value, Value srcLane,
                       Value) const override {
     Type i32 = b.getI32Type();
-    // ds_bpermute addresses lanes in bytes.
+    // A constant lane (redux, match): v_readlane into a scalar register, no
+    // LDS round trip; on wave64 one read a half, the warp's picked.
+    APInt k;
+    if (matchPattern(srcLane, m_ConstantInt(&k))) {
+      auto read = [&](int64_t lane) -> Value {
+        return ROCDL::ReadlaneOp::create(
+            b, loc, i32, value, LLVM::ConstantOp::create(b, loc, i32, lane));
+      };
+      int64_t lane = k.getZExtValue() & 31;
+      if (!wave64)
+        return read(lane);
+      Value upper = LLVM::ICmpOp::create(
+          b, loc, LLVM::ICmpPredicate::ne, warpBase(b, loc),
+          LLVM::ConstantOp::create(b, loc, i32, 0));
+      return LLVM::SelectOp::create(b, loc, upper, read(lane + 32), read(lane));
+    }
+    // Any lane: ds_bpermute, which addresses the wave's lanes in bytes; on
+    // wave64 the warp's half is added (srcLane < 32: never the other half).
+    if (wave64)
+      srcLane = LLVM::OrOp::create(b, loc, srcLane, warpBase(b, loc));
     Value two = LLVM::ConstantOp::create(b, loc, i32, 2);
     Value byteAddr = LLVM::ShlOp::create(b, loc, srcLane, two);
     return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
@@ -359,8 +418,7 @@ public:
 
   Value createBallot(OpBuilder &b, Location loc, Value pred,
                      Value memberMask) const override {
-    Value ballot = ROCDL::BallotOp::create(b, loc, b.getI32Type(), pred);
-    return LLVM::AndOp::create(b, loc, ballot, memberMask);
+    return LLVM::AndOp::create(b, loc, warpBallot(b, loc, pred), memberMask);
   }
 
   Value createIsSpace(OpBuilder &b, Location loc, StateSpace space,
@@ -452,8 +510,8 @@ public:
   }
 
   Value createActiveMask(OpBuilder &b, Location loc) const override {
-    Value t = LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1);
-    return ROCDL::BallotOp::create(b, loc, b.getI32Type(), t);
+    return warpBallot(b, loc,
+                      LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
   }
 
   void createSleep(OpBuilder &b, Location loc) const override {
@@ -512,8 +570,9 @@ public:
     }
     // Occupancy hints, as HIP's __launch_bounds__ gives them: .minnctapersm
     // blocks of maxThreads resident at once is that many waves over the 4
-    // SIMDs of a workgroup processor; .maxnreg caps the VGPRs (a PTX
-    // register and a VGPR both hold 32 bits per thread).
+    // SIMDs of a workgroup processor (CDNA: of a compute unit, at most 8
+    // waves each); .maxnreg caps the VGPRs (a PTX register and a VGPR both
+    // hold 32 bits per thread).
     SmallVector<Attribute> passthrough;
     auto pass = [&](StringRef key, int64_t value) {
       passthrough.push_back(
@@ -521,8 +580,10 @@ public:
                                StringAttr::get(ctx, std::to_string(value))}));
     };
     if (auto blocks = entry->getAttrOfType<IntegerAttr>("minnctapersm")) {
-      int64_t waves = blocks.getInt() * ((maxThreads + 31) / 32);
-      pass("amdgpu-waves-per-eu", std::clamp<int64_t>((waves + 3) / 4, 1, 16));
+      int64_t wave = getWaveSize();
+      int64_t waves = blocks.getInt() * ((maxThreads + wave - 1) / wave);
+      pass("amdgpu-waves-per-eu",
+           std::clamp<int64_t>((waves + 3) / 4, 1, wave64 ? 8 : 16));
     }
     if (auto regs = entry->getAttrOfType<IntegerAttr>("maxnreg"))
       pass("amdgpu-num-vgpr", regs.getInt());
@@ -532,13 +593,15 @@ public:
 
 private:
   std::string chip;
+  bool wave64;
 };
 
 } // namespace
 
-std::unique_ptr<TargetInfo>
-zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
-  bool wave32 = llvm::StringSwitch<bool>(chip)
+std::optional<AMDGPUTargetId>
+zluda::ptx::parseAMDGPUTargetId(StringRef id, std::string &error) {
+  auto [processor, rest] = id.split(':');
+  bool wave32 = llvm::StringSwitch<bool>(processor)
                     .Cases({"gfx1030", "gfx1031", "gfx1032", "gfx1033",
                             "gfx1034", "gfx1035", "gfx1036"},
                            true)
@@ -549,17 +612,70 @@ zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
                             "gfx11-generic", "gfx12-generic"},
                            true)
                     .Default(false);
-  if (wave32)
-    return std::make_unique<AMDGPUTargetInfo>(chip);
-  bool wave64 = llvm::StringSwitch<bool>(chip)
-                    .Cases({"gfx90a", "gfx940", "gfx941", "gfx942", "gfx950",
-                            "gfx908", "gfx906", "gfx900", "gfx9-generic"},
-                           true)
-                    .Default(false);
-  error = wave64 ? ("'" + chip +
-                    "' runs wave64 only: not yet supported "
-                    "(32-lane warps are emulated there later)")
-                       .str()
-                 : ("unknown AMDGPU processor '" + chip + "'").str();
-  return nullptr;
+  // CDNA processors since MI200: wave64 only, with SRAM ECC and XNACK
+  // (page-fault replay) modes.
+  bool wave64 =
+      llvm::StringSwitch<bool>(processor)
+          .Cases({"gfx90a", "gfx942", "gfx950", "gfx9-4-generic"}, true)
+          .Default(false);
+  if (!wave32 && !wave64) {
+    bool older = llvm::StringSwitch<bool>(processor)
+                     .Cases({"gfx900", "gfx902", "gfx904", "gfx906", "gfx908",
+                             "gfx909", "gfx90c", "gfx9-generic"},
+                            true)
+                     .Default(false);
+    error = older ? ("'" + processor +
+                     "' is not supported (wave64 processors: gfx90a, gfx942, "
+                     "gfx950, gfx9-4-generic)")
+                        .str()
+                  : ("unknown AMDGPU processor '" + processor + "'").str();
+    return std::nullopt;
+  }
+  std::optional<bool> sramecc, xnack;
+  SmallVector<StringRef> parts;
+  if (!rest.empty())
+    rest.split(parts, ':');
+  for (StringRef part : parts) {
+    char sign = part.empty() ? 0 : part.back();
+    StringRef name = part.drop_back();
+    std::optional<bool> *slot = name == "sramecc" ? &sramecc
+                                : name == "xnack" ? &xnack
+                                                  : nullptr;
+    if (!slot || (sign != '+' && sign != '-')) {
+      error = ("'" + id + "': unknown target feature '" + part +
+               "' (sramecc+, sramecc-, xnack+ or xnack-)")
+                  .str();
+      return std::nullopt;
+    }
+    if (!wave64) {
+      error =
+          ("'" + id + "': '" + processor + "' has no " + name + " mode").str();
+      return std::nullopt;
+    }
+    if (slot->has_value()) {
+      error = ("'" + id + "': " + name + " given twice").str();
+      return std::nullopt;
+    }
+    *slot = sign == '+';
+  }
+  AMDGPUTargetId out;
+  out.processor = processor.str();
+  out.canonical = out.processor;
+  out.waveSize = wave64 ? 64 : 32;
+  for (auto [name, value] : {std::pair{"sramecc", sramecc}, {"xnack", xnack}}) {
+    if (!value)
+      continue;
+    out.canonical += std::string(":") + name + (*value ? "+" : "-");
+    out.features += std::string(out.features.empty() ? "" : ",") +
+                    (*value ? "+" : "-") + name;
+  }
+  return out;
+}
+
+std::unique_ptr<TargetInfo>
+zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
+  std::optional<AMDGPUTargetId> id = parseAMDGPUTargetId(chip, error);
+  if (!id)
+    return nullptr;
+  return std::make_unique<AMDGPUTargetInfo>(id->processor, id->waveSize);
 }

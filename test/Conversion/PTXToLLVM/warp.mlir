@@ -3,10 +3,10 @@
 // own value when out of range, the predicate of validity) read through
 // ds_bpermute (NVPTX: shfl.sync idx with the member mask); vote through a
 // ballot masked by the member mask (any, all, uni, ballot); redux and match
-// reading each lane at a constant index (redux skipping lanes outside the
-// mask, from the operation's identity); activemask; bar.warp.sync as a
-// wave barrier with wavefront-scope ordering (NVPTX: bar.warp.sync with
-// the mask).
+// reading each lane at a constant index with readlane (redux skipping lanes
+// outside the mask, from the operation's identity); activemask;
+// bar.warp.sync as a wave barrier with wavefront-scope ordering (NVPTX:
+// bar.warp.sync with the mask).
 // Nothing of the ptx dialect may be left, op or type (--implicit-check-not).
 // RUN: zluda-opt --convert-ptx-to-llvm=chip=gfx1100 %s \
 // RUN:   | FileCheck %s --implicit-check-not='{{[ !]ptx\.}}'
@@ -176,15 +176,15 @@ module {
   // CHECK-SAME: %[[A:.*]]: i32) -> i32
   // CHECK: %[[M:.*]] = llvm.mlir.constant(-1 : i32) : i32
   // CHECK: %[[ID:.*]] = llvm.mlir.constant(0 : i32) : i32
-  // CHECK: %[[V0:.*]] = rocdl.ds_bpermute %{{.*}}, %[[A]] : (i32, i32) -> i32
+  // CHECK: %[[V0:.*]] = rocdl.readlane %[[A]], %{{.*}} : (i32, i32) -> i32
   // CHECK: %[[S0:.*]] = llvm.add %[[ID]], %[[V0]] : i32
   // CHECK: %[[BIT:.*]] = llvm.lshr %[[M]], %{{.*}} : i32
   // CHECK: %[[IN:.*]] = llvm.icmp "ne" %{{.*}}, %{{.*}} : i32
   // CHECK: %[[R0:.*]] = llvm.select %[[IN]], %[[S0]], %[[ID]] : i1, i32
-  // CHECK: %[[V1:.*]] = rocdl.ds_bpermute %{{.*}}, %[[A]] : (i32, i32) -> i32
+  // CHECK: %[[V1:.*]] = rocdl.readlane %[[A]], %{{.*}} : (i32, i32) -> i32
   // CHECK: llvm.add %[[R0]], %[[V1]] : i32
-  // CHECK-COUNT-30: rocdl.ds_bpermute
-  // CHECK-NOT: rocdl.ds_bpermute
+  // CHECK-COUNT-30: rocdl.readlane
+  // CHECK-NOT: rocdl.readlane
   // CHECK: llvm.return
   ptx.func @redux_add attributes {
       params = [#ptx.param<name = "a", space = reg, type = b32>],
@@ -198,7 +198,7 @@ module {
   // CHECK-LABEL: llvm.func internal @redux_min_s32(
   // CHECK-SAME: %[[A:.*]]: i32, %[[M:.*]]: i32) -> i32
   // CHECK: %[[ID:.*]] = llvm.mlir.constant(2147483647 : i32) : i32
-  // CHECK: %[[V0:.*]] = rocdl.ds_bpermute %{{.*}}, %[[A]] : (i32, i32) -> i32
+  // CHECK: %[[V0:.*]] = rocdl.readlane %[[A]], %{{.*}} : (i32, i32) -> i32
   // CHECK: %[[LT:.*]] = llvm.icmp "slt" %[[ID]], %[[V0]] : i32
   // CHECK: llvm.select %[[LT]], %[[ID]], %[[V0]] : i1, i32
   // CHECK: llvm.lshr %[[M]], %{{.*}} : i32
@@ -214,7 +214,7 @@ module {
     ptx.ret %0 : i32
   }
   // CHECK-LABEL: llvm.func internal @redux_or(
-  // CHECK: %[[V0:.*]] = rocdl.ds_bpermute
+  // CHECK: %[[V0:.*]] = rocdl.readlane
   // CHECK: llvm.or %{{.*}}, %[[V0]] : i32
   ptx.func @redux_or attributes {
       params = [#ptx.param<name = "a", space = reg, type = b32>],
@@ -228,10 +228,10 @@ module {
   // CHECK-LABEL: llvm.func internal @match_any(
   // CHECK-SAME: %[[A:.*]]: i32) -> i32
   // CHECK: %[[M:.*]] = llvm.mlir.constant(-1 : i32) : i32
-  // CHECK: %[[V0:.*]] = rocdl.ds_bpermute %{{.*}}, %[[A]] : (i32, i32) -> i32
+  // CHECK: %[[V0:.*]] = rocdl.readlane %[[A]], %{{.*}} : (i32, i32) -> i32
   // CHECK: %[[EQ:.*]] = llvm.icmp "eq" %[[V0]], %[[A]] : i32
   // CHECK: %[[BIT:.*]] = llvm.zext %[[EQ]] : i1 to i32
-  // CHECK-COUNT-31: rocdl.ds_bpermute
+  // CHECK-COUNT-31: rocdl.readlane
   // CHECK: %[[ALL:.*]] = llvm.or %{{.*}}, %{{.*}} : i32
   // CHECK-NEXT: %[[R:.*]] = llvm.and %[[ALL]], %[[M]] : i32
   // CHECK-NEXT: llvm.return %[[R]] : i32
@@ -250,12 +250,12 @@ module {
   // CHECK: %[[M:.*]] = llvm.mlir.constant(-1 : i32) : i32
   // CHECK: %[[LO:.*]] = llvm.trunc %[[A]] : i64 to i32
   // CHECK: %[[HI:.*]] = llvm.trunc %{{.*}} : i64 to i32
-  // CHECK: %[[VL:.*]] = rocdl.ds_bpermute %{{.*}}, %[[LO]] : (i32, i32) -> i32
+  // CHECK: %[[VL:.*]] = rocdl.readlane %[[LO]], %{{.*}} : (i32, i32) -> i32
   // CHECK: %[[EL:.*]] = llvm.icmp "eq" %[[VL]], %[[LO]] : i32
-  // CHECK: %[[VH:.*]] = rocdl.ds_bpermute %{{.*}}, %[[HI]] : (i32, i32) -> i32
+  // CHECK: %[[VH:.*]] = rocdl.readlane %[[HI]], %{{.*}} : (i32, i32) -> i32
   // CHECK: %[[EH:.*]] = llvm.icmp "eq" %[[VH]], %[[HI]] : i32
   // CHECK: llvm.and %[[EL]], %[[EH]] : i1
-  // CHECK-COUNT-62: rocdl.ds_bpermute
+  // CHECK-COUNT-62: rocdl.readlane
   // CHECK: %[[SAME:.*]] = llvm.and %{{.*}}, %[[M]] : i32
   // CHECK: %[[P:.*]] = llvm.icmp "eq" %[[SAME]], %[[M]] : i32
   // CHECK: %[[D:.*]] = llvm.select %[[P]], %[[M]], %{{.*}} : i1, i32
