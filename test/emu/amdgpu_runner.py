@@ -306,6 +306,7 @@ class Workarounds:
       through f32 (see _fix_pcode).
     * RDNA4 global/flat atomics with TH_ATOMIC_RETURN return the pre-op value (the emulator looks for `glc`).
     * packed bf16 atomic adds convert through f32 (no bf16 type in the pcode parser: the sum was an integer one).
+    * CDNA's V_ADD_I32/V_SUB_I32 saturate with the clamp bit.
   The other corrections are in the wave loop (`Dispatch`): instructions it executes itself instead of the
   emulator (`Dispatch._hook_table`: PC moves, s_trap, HW registers and MODE, clocks, cache invalidations, flat
   accesses to private memory, RDNA4 flat_*), and its own register, LDS and scratch set-up, which avoids the
@@ -324,6 +325,11 @@ class Workarounds:
     # never returned anything. Give the RDNA4 encodings a `glc` that reads th[0].
     for cls in (emu.ir4.VGLOBAL, emu.ir4.VFLAT):
       if not hasattr(cls, 'glc'): cls.glc = property(lambda inst: inst.th & 1)
+    # CDNA's signed V_ADD_I32/V_SUB_I32 (VOP3 only, what LLVM makes of add.sat.s32) ignore the clamp bit: the
+    # emulator saturates only RDNA's spellings (V_ADD_NC_I32...). Same operation: use those.
+    orig_clamp = emu._int_clamp
+    renamed = {'V_ADD_I32': 'V_ADD_NC_I32', 'V_SUB_I32': 'V_SUB_NC_I32'}
+    emu._int_clamp = lambda op_name, srcs: orig_clamp(renamed.get(op_name, op_name), srcs)
 
   def _make_rsrc_dyn(self):
     orig, UOp, dtypes = self._orig_rsrc_dyn, self.em.UOp, self.em.dtypes
@@ -454,6 +460,13 @@ def _packed_float_clamped(name: str, d) -> bool:
   """A packed-half float VOP3P instruction (v_pk_add/mul/fma/min/max_f16 or _bf16) with its clamp bit set."""
   return (name.startswith('V_PK_') and (name.endswith('_F16') or name.endswith('_BF16'))
           and bool(getattr(d, 'clmp', 0)))
+
+
+def _sdwa_modifiers(raw: bytes) -> bool:
+  """Whether a CDNA instruction is VOP1/VOP2/VOPC in SDWA form (src0 = 0xF9) with a source's neg or abs bit."""
+  word = int.from_bytes(raw[:4], 'little')
+  vop = word >> 31 == 0 or word >> 25 in (0b0111110, 0b0111111)
+  return vop and word & 0x1ff == 0xf9 and bool(int.from_bytes(raw[4:8], 'little') & (0b11 << 20 | 0b11 << 28))
 
 
 def _float_clamped(name: str, d) -> int:
@@ -810,6 +823,11 @@ class Dispatch:
     if hook is None and undecoded is None and _float_clamped(name, d):
       hook = Dispatch._vop3_clamp
     compile_raw = raw[:size + 4]
+    if hook is None and undecoded is None and self.arch == 'cdna' and _sdwa_modifiers(raw):
+      # The emulator ignores SDWA's source modifiers: run the instruction without them on modified sources.
+      hook = Dispatch._sdwa_with_modifiers
+      sdwa = int.from_bytes(raw[4:8], 'little') & ~(0b11 << 20 | 0b11 << 28)
+      compile_raw = raw[:4] + sdwa.to_bytes(4, 'little') + raw[8:size + 4]
     if hook is None and name.startswith('FLAT_'):
       hook = Dispatch._flat_with_private
       if self.arch == 'rdna4':
@@ -818,7 +836,8 @@ class Dispatch:
         if raw[0] & 0x7f != 124: raise UnsupportedByEmulator(f'{name} with saddr at code offset {off:#x}')
         compile_raw = raw[:3] + bytes([0b11101110]) + raw[4:size + 4]
     fxn, gl = None, ()
-    if hook is None or hook in (Dispatch._flat_with_private, Dispatch._vop3p_clamp, Dispatch._vop3_clamp):
+    if hook is None or hook in (Dispatch._flat_with_private, Dispatch._vop3p_clamp, Dispatch._vop3_clamp,
+                                Dispatch._sdwa_with_modifiers):
       try:
         fxn, gl = self.em.compile(compile_raw, self.arch)
       except Exception as e:
@@ -1129,6 +1148,53 @@ class Dispatch:
       elif bits == 16:
         shift = 16 if getattr(d, 'opsel', 0) >> 3 & 1 else 0
         if v[vdst * ws + lane] >> shift & 0xffff == 0x8000: v[vdst * ws + lane] &= ~(0xffff << shift) & 0xffffffff
+
+  def _sdwa_with_modifiers(self, w, inst):
+    """CDNA SDWA (VOP1/VOP2/VOPC with src0 = 0xF9) with a source's `neg` or `abs`: the emulator ignores both
+    (`v_cmp_lt_f16_sdwa vcc, |v2|, ...` compared the signed value). The instruction runs compiled without them, on
+    its sources with the modifiers applied to their sign bits (abs clears, neg flips) in the active lanes; the
+    sources are put back afterwards, except where the instruction itself wrote the register (defects.py:
+    cdna_sdwa_abs)."""
+    em, s, v, ws = self.em, w.s, w.v, self.wave_size
+    word, sdwa = int.from_bytes(inst.raw[:4], 'little'), int.from_bytes(inst.raw[4:8], 'little')
+    vopc, vop1 = word >> 25 == 0b0111110, word >> 25 == 0b0111111
+    width = 16 if 'F16' in inst.name else 32 if 'F32' in inst.name else 0
+    if not width: raise UnsupportedByEmulator(f'{inst.name}: SDWA neg/abs on a non-float operand')
+    if not vopc and sdwa >> 13 & 0b111:
+      raise UnsupportedByEmulator(f'{inst.name}: SDWA clamp/omod (the emulator ignores them)')
+    srcs = [(sdwa >> 23 & 1, sdwa & 0xff, sdwa >> 16 & 7, sdwa >> 20 & 1, sdwa >> 21 & 1)]
+    if not vop1: srcs.append((sdwa >> 31 & 1, word >> 9 & 0xff, sdwa >> 24 & 7, sdwa >> 28 & 1, sdwa >> 29 & 1))
+    mods = [(sgpr, reg, sel, neg, ab) for sgpr, reg, sel, neg, ab in srcs if neg or ab]
+    if len({(sgpr, reg) for sgpr, reg, *_ in mods}) < len(mods):
+      raise UnsupportedByEmulator(f'{inst.name}: SDWA modifiers on both operands of one register')
+    exec_mask = s[em.EXEC_LO] | (s[em.EXEC_LO + 1] << 32 if ws == 64 else 0)
+    lanes = [l for l in range(ws) if exec_mask >> l & 1]
+    saved = []
+    for sgpr, reg, sel, neg, ab in mods:
+      start, field = ((sel * 8, 8) if sel < 4 else ((sel - 4) * 16, 16) if sel < 6 else (0, 32))
+      if field < width: raise UnsupportedByEmulator(f'{inst.name}: SDWA neg/abs on a {field}-bit selection')
+      bit = 1 << (start + width - 1)
+      def modify(x: int) -> int:
+        if ab: x &= ~bit
+        return x ^ bit if neg else x
+      if sgpr:
+        saved.append((True, reg, s[reg], bit))
+        s[reg] = modify(s[reg])
+      else:
+        saved.append((False, reg, {l: v[reg * ws + l] for l in lanes}, bit))
+        for l in lanes: v[reg * ws + l] = modify(v[reg * ws + l])
+    inst.fxn(*w.args(inst.globals))
+    vdst = None if vopc else word >> 17 & 0xff
+    dst_sel, dst_unused = sdwa >> 8 & 7, sdwa >> 11 & 3
+    d_start, d_field = ((dst_sel * 8, 8) if dst_sel < 4 else ((dst_sel - 4) * 16, 16) if dst_sel < 6 else (0, 32))
+    written = ((1 << d_field) - 1) << d_start if dst_unused == 2 else 0xffffffff   # 2: UNUSED_PRESERVE
+    for is_sgpr, reg, old, bit in saved:
+      if is_sgpr:
+        s[reg] = old
+      elif reg != vdst:
+        for l, x in old.items(): v[reg * ws + l] = x
+      elif not bit & written:   # the instruction kept this bit of its destination: put the original back
+        for l, x in old.items(): v[reg * ws + l] = v[reg * ws + l] & ~bit | x & bit
 
   def _flat_with_private(self, w, inst):
     """flat_* with some lanes' addresses in the private aperture: the emulator would access host memory at the

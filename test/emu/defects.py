@@ -37,25 +37,30 @@ def sext24(x: int) -> int: return (x & 0xffffff) - (1 << 24 if x & 0x800000 else
 # ─── kernels ──────────────────────────────────────────────────────────────────
 
 def _wait_k(arch: str) -> str: return 's_wait_kmcnt 0' if arch.startswith('gfx12') else 's_waitcnt lgkmcnt(0)'
+def _cdna(arch: str) -> bool: return arch.startswith('gfx9')
 def _wait_ds(arch: str) -> str: return 's_wait_dscnt 0' if arch.startswith('gfx12') else 's_waitcnt lgkmcnt(0)'
 
 
 def asm_kernel(arch: str, body: str, *, lds: int = 0, private: int = 0, workitem_ids: int = 0, denorm: tuple = (3, 3),
                data: str = '', wgid: bool = False) -> str:
   """A kernel `t(out, in)` (two global pointers): the prologue loads out into s[2:3], in into s[8:9] and leaves
-  v10 = 4 * v0 (the lane's dword offset for a 1-D block); `body` computes v1; the epilogue stores it to out[v10]."""
+  v10 = 4 * v0 (the lane's dword offset for a 1-D block); `body` computes v1; the epilogue stores it to out[v10].
+  CDNA (gfx9xx): wave64, gfx9 mnemonics in the prologue and epilogue."""
+  cdna = _cdna(arch)
+  load, store = ('s_load_dwordx2', 'global_store_dword') if cdna else ('s_load_b64', 'global_store_b32')
+  wave = '\t\t.amdhsa_accum_offset 16\n' if cdna else '\t\t.amdhsa_wavefront_size32 1\n'
   return f"""\t.amdgcn_target "amdgcn-amd-amdhsa--{arch}"
 \t.text
 \t.globl t
 \t.p2align 8
 \t.type t,@function
 t:
-\ts_load_b64 s[2:3], s[0:1], 0x0
-\ts_load_b64 s[8:9], s[0:1], 0x8
+\t{load} s[2:3], s[0:1], 0x0
+\t{load} s[8:9], s[0:1], 0x8
 \t{_wait_k(arch)}
 \tv_lshlrev_b32 v10, 2, v0
 {body}
-\tglobal_store_b32 v10, v1, s[2:3]
+\t{store} v10, v1, s[2:3]
 \ts_endpgm
 .Lend:
 \t.size t, .Lend-t
@@ -66,8 +71,7 @@ t:
 \t\t.amdhsa_kernarg_size 16
 \t\t.amdhsa_next_free_vgpr 16
 \t\t.amdhsa_next_free_sgpr 16
-\t\t.amdhsa_wavefront_size32 1
-\t\t.amdhsa_float_denorm_mode_32 {denorm[0]}
+{wave}\t\t.amdhsa_float_denorm_mode_32 {denorm[0]}
 \t\t.amdhsa_float_denorm_mode_16_64 {denorm[1]}
 \t\t.amdhsa_group_segment_fixed_size {lds}
 \t\t.amdhsa_private_segment_fixed_size {private}
@@ -87,7 +91,7 @@ amdhsa.kernels:
     .kernarg_segment_align: 8
     .group_segment_fixed_size: {lds}
     .private_segment_fixed_size: {private}
-    .wavefront_size: 32
+    .wavefront_size: {64 if cdna else 32}
     .sgpr_count: 16
     .vgpr_count: 16
     .max_flat_workgroup_size: 1024
@@ -503,6 +507,27 @@ target:
       ('gfx1100', 'ds_load_u16_d16', 2, 0xaaaa8234), ('gfx1100', 'ds_load_u16_d16_hi', 2, 0x8234bbbb),
       ('gfx1100', 'ds_load_u8_d16', 1, 0xaaaa00f6), ('gfx1100', 'ds_load_i8_d16_hi', 1, 0xfff6bbbb),
       ('gfx1201', 'ds_load_u16_d16_hi', 2, 0x8234bbbb)]},
+  'cdna_v_add_i32_clamp': dict(
+    arch='gfx942',
+    about='CDNA v_add_i32 (VOP3) ignores its clamp bit (the emulator saturates only RDNA\'s v_add_nc_i32): '
+          '0xe5de0329 + 0x85a02c70 must saturate to 0x80000000 (LLVM\'s add.sat.s32)',
+    body="""\tglobal_load_dword v2, v10, s[8:9]
+\tv_mov_b32 v3, 0x85a02c70
+\ts_waitcnt vmcnt(0)
+\tv_add_i32 v1, v2, v3 clamp""",
+    inputs=lambda n: [0xe5de0329] * n,
+    expect=lambda inp: [0x80000000] * len(inp)),
+  'cdna_sdwa_abs': dict(
+    arch='gfx942',
+    about='CDNA SDWA source modifiers (neg, abs) are ignored: v_cmp_lt_f16_sdwa vcc, |v2|, v3 src0_sel:WORD_1 with '
+          'the high half -1.875 (0xbf80) and v3 = 2^-14 must be false (LLVM\'s ftz test of an f16x2 half)',
+    body="""\tglobal_load_dword v2, v10, s[8:9]
+\tv_mov_b32 v3, 0x400
+\ts_waitcnt vmcnt(0)
+\tv_cmp_lt_f16_sdwa vcc, |v2|, v3 src0_sel:WORD_1 src1_sel:DWORD
+\tv_cndmask_b32_e64 v1, 7, 9, vcc""",
+    inputs=lambda n: [0xbf800000 if i % 2 else 0x03800000 for i in range(n)],
+    expect=lambda inp: [9 if x == 0x03800000 else 7 for x in inp]),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
@@ -529,7 +554,7 @@ def build_case(name: str, llvm: str, tmp: str) -> bytes:
 
 
 def _block(c) -> tuple:
-  b = c.get('block', 32)
+  b = c.get('block', 64 if _cdna(c.get('arch', 'gfx1100')) else 32)
   return (b, 1, 1) if isinstance(b, int) else b
 
 
