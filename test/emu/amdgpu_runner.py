@@ -306,7 +306,7 @@ class Workarounds:
       through f32 (see _fix_pcode).
     * RDNA4 global/flat atomics with TH_ATOMIC_RETURN return the pre-op value (the emulator looks for `glc`).
     * packed bf16 atomic adds convert through f32 (no bf16 type in the pcode parser: the sum was an integer one).
-    * CDNA's V_ADD_I32/V_SUB_I32 saturate with the clamp bit.
+    * CDNA's V_ADD_I32/V_SUB_I32 saturate with the clamp bit; CDNA atomics with sc0 (glc) return the pre-op value.
   The other corrections are in the wave loop (`Dispatch`): instructions it executes itself instead of the
   emulator (`Dispatch._hook_table`: PC moves, s_trap, HW registers and MODE, clocks, cache invalidations, flat
   accesses to private memory, RDNA4 flat_*), and its own register, LDS and scratch set-up, which avoids the
@@ -325,6 +325,10 @@ class Workarounds:
     # never returned anything. Give the RDNA4 encodings a `glc` that reads th[0].
     for cls in (emu.ir4.VGLOBAL, emu.ir4.VFLAT):
       if not hasattr(cls, 'glc'): cls.glc = property(lambda inst: inst.th & 1)
+    # CDNA likewise: gfx940's encodings name the return bit `sc0` (bit 16 of FLAT/GLOBAL, 14 of MUBUF: gfx90a's
+    # `glc`), so a returning atomic (every compare-and-swap loop) returned nothing.
+    for cls in (emu.irc.FLAT, emu.irc.GLOBAL, emu.irc.MUBUF):
+      if not hasattr(cls, 'glc'): cls.glc = property(lambda inst: inst.sc0)
     # CDNA's signed V_ADD_I32/V_SUB_I32 (VOP3 only, what LLVM makes of add.sat.s32) ignore the clamp bit: the
     # emulator saturates only RDNA's spellings (V_ADD_NC_I32...). Same operation: use those.
     orig_clamp = emu._int_clamp

@@ -528,6 +528,16 @@ target:
 \tv_cndmask_b32_e64 v1, 7, 9, vcc""",
     inputs=lambda n: [0xbf800000 if i % 2 else 0x03800000 for i in range(n)],
     expect=lambda inp: [9 if x == 0x03800000 else 7 for x in inp]),
+  'cdna_atomic_return': dict(
+    arch='gfx942',
+    about='CDNA returning atomics (sc0, gfx90a\'s glc) return nothing: the emulator looks for a `glc` field, which '
+          'gfx940 encodings call sc0 (every compare-and-swap loop spun): global_atomic_add v1, ..., 5 sc0 on 100 '
+          'must give 100',
+    body="""\tv_mov_b32 v3, 5
+\tglobal_atomic_add v1, v10, v3, s[8:9] sc0
+\ts_waitcnt vmcnt(0)""",
+    inputs=lambda n: [100] * n,
+    expect=lambda inp: [100] * len(inp)),   # each lane its own word
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
