@@ -834,6 +834,17 @@ class Dispatch:
       compile_raw = raw[:4] + sdwa.to_bytes(4, 'little') + raw[8:size + 4]
     if hook is None and name.startswith('FLAT_'):
       hook = Dispatch._flat_with_private
+      if self.arch == 'cdna':
+        # CDNA flat_* access the wrong memory in the emulator (a store to a plain global address faulted, one to
+        # the LDS aperture was lost). GLOBAL is the same encoding with SEG = 2 and the same opcodes; with SADDR off
+        # it takes the 64-bit address as flat does: compile that (LDS addresses reach the LDS window, which the
+        # runner maps at the aperture; private ones are rewritten by the hook). FLAT's offset is unsigned, GLOBAL's
+        # signed: bit 12 must be clear.
+        # The compiled instruction reads its register fields (SADDR among them) from the code at run time, so the
+        # loaded copy of the code is patched too.
+        if (raw[0] | raw[1] << 8) & 0x1000: raise UnsupportedByEmulator(f'{name} with an offset of 4 KiB or more')
+        compile_raw = raw[:1] + bytes([raw[1] & 0x3f | 0x80]) + raw[2:6] + bytes([raw[6] | 0x7f]) + raw[7:size + 4]
+        ctypes.memmove(pc, compile_raw, size)
       if self.arch == 'rdna4':
         # RDNA4 flat_* cannot be compiled (their pcode needs `flat_scratch`); global_* with the same opcode, no
         # saddr, is the same access for global and LDS addresses (private ones are rewritten by the hook).

@@ -538,6 +538,22 @@ target:
 \ts_waitcnt vmcnt(0)""",
     inputs=lambda n: [100] * n,
     expect=lambda inp: [100] * len(inp)),   # each lane its own word
+  'cdna_flat_lds': dict(
+    arch='gfx942',
+    about='CDNA flat_* add the SGPR pair named by their SADDR field (LLVM writes 0 there: s[0:1]) to the 64-bit '
+          'address: a flat load from the LDS aperture read elsewhere, a flat store to global memory faulted. '
+          'Expected: the LDS word ds_write_b32 wrote',
+    body="""\tv_mov_b32 v4, 0
+\tv_mov_b32 v3, 42
+\tds_write_b32 v4, v3 offset:8
+\ts_mov_b64 s[12:13], src_shared_base
+\ts_waitcnt lgkmcnt(0)
+\tv_mov_b32 v4, 8
+\tv_mov_b32 v5, s13
+\tflat_load_dword v1, v[4:5]
+\ts_waitcnt vmcnt(0) lgkmcnt(0)""",
+    kw=dict(lds=64),
+    expect=lambda inp: [42] * len(inp)),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
