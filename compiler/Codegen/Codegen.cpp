@@ -440,7 +440,7 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
     if (auto err = linkDeviceLibs(*llvmModule, opts))
       return std::move(err);
     addControlConstants(*llvmModule, opts.chip, opts.codeObjectVersion);
-    codegen::expandWideAtomics(*llvmModule);
+    codegen::expandWideAtomics(*llvmModule, targetIdOf(opts.chip).waveSize);
   }
   clock.mark("link-device-libs");
 

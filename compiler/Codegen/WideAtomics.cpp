@@ -41,7 +41,7 @@ GlobalVariable *lockTable(Module &m) {
 /// the old value; stores `desired` if `isCas` is false or the old value
 /// equals `expected`. Orders nothing by itself beyond the lock (the caller
 /// adds the instruction's fences).
-Function *helper(Module &m) {
+Function *helper(Module &m, unsigned waveSize) {
   constexpr StringLiteral name = "__zluda_atomic128";
   if (Function *f = m.getFunction(name))
     return f;
@@ -63,8 +63,13 @@ Function *helper(Module &m) {
              *unlock = block("unlock"), *latch = block("latch"),
              *done = block("done");
   IRBuilder<> b(entry);
+  // The wave's lanes: 32, or 64 on CDNA (the ballot and its mask as wide).
+  Type *mask = waveSize == 64 ? b.getInt64Ty() : i32;
   Value *lane = b.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
                                   {b.getInt32(-1), b.getInt32(0)});
+  if (waveSize == 64)
+    lane = b.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
+                             {b.getInt32(-1), lane});
   b.CreateBr(turn);
 
   // Waterfall: in each round the lowest lane not yet served goes. The loop
@@ -77,10 +82,10 @@ Function *helper(Module &m) {
   PHINode *result = b.CreatePHI(i128, 2);
   served->addIncoming(b.getFalse(), entry);
   result->addIncoming(ConstantInt::get(i128, 0), entry);
-  Value *waiting =
-      b.CreateIntrinsic(Intrinsic::amdgcn_ballot, {i32}, {b.CreateNot(served)});
-  Value *first =
-      b.CreateIntrinsic(Intrinsic::cttz, {i32}, {waiting, b.getTrue()});
+  Value *waiting = b.CreateIntrinsic(Intrinsic::amdgcn_ballot, {mask},
+                                     {b.CreateNot(served)});
+  Value *first = b.CreateTrunc(
+      b.CreateIntrinsic(Intrinsic::cttz, {mask}, {waiting, b.getTrue()}), i32);
   b.CreateCondBr(b.CreateAnd(b.CreateNot(served), b.CreateICmpEQ(lane, first)),
                  spin, latch);
 
@@ -123,9 +128,9 @@ Function *helper(Module &m) {
   resultNext->addIncoming(old, unlock);
   served->addIncoming(servedNext, latch);
   result->addIncoming(resultNext, latch);
-  Value *left = b.CreateIntrinsic(Intrinsic::amdgcn_ballot, {i32},
+  Value *left = b.CreateIntrinsic(Intrinsic::amdgcn_ballot, {mask},
                                   {b.CreateNot(servedNext)});
-  b.CreateCondBr(b.CreateICmpEQ(left, b.getInt32(0)), done, turn);
+  b.CreateCondBr(b.CreateICmpEQ(left, ConstantInt::get(mask, 0)), done, turn);
 
   b.SetInsertPoint(done);
   b.CreateRet(resultNext);
@@ -149,7 +154,7 @@ void fenceAround(IRBuilder<> &b, AtomicOrdering ordering, SyncScope::ID scope,
 
 } // namespace
 
-void zluda::codegen::expandWideAtomics(Module &m) {
+void zluda::codegen::expandWideAtomics(Module &m, unsigned waveSize) {
   SmallVector<Instruction *> wide;
   for (Function &f : m)
     for (Instruction &i : instructions(f)) {
@@ -167,7 +172,7 @@ void zluda::codegen::expandWideAtomics(Module &m) {
     }
   if (wide.empty())
     return;
-  Function *fn = helper(m);
+  Function *fn = helper(m, waveSize);
   LLVMContext &ctx = m.getContext();
   Type *ptr = PointerType::get(ctx, 0), *i128 = Type::getInt128Ty(ctx);
   for (Instruction *i : wide) {

@@ -12,8 +12,9 @@ namespace zluda::codegen {
 /// AMDGPU has no 128-bit atomics: replaces each 128-bit `cmpxchg` and
 /// `atomicrmw xchg` (the lowering of PTX's `atom.cas/exch.b128`) with a call
 /// to a helper that performs it under a lock (the lowering accepts no other
-/// 128-bit atomic).
-void expandWideAtomics(llvm::Module &m);
+/// 128-bit atomic). `waveSize`: the wave's lanes (32, or 64 on CDNA), which
+/// take turns.
+void expandWideAtomics(llvm::Module &m, unsigned waveSize);
 
 } // namespace zluda::codegen
 
