@@ -12,6 +12,59 @@
 // RUN:   | FileCheck %s --implicit-check-not='{{[ !]ptx\.}}'
 // RUN: zluda-opt --convert-ptx-to-llvm="target=nvptx chip=sm_90" %s \
 // RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not='{{[ !]ptx\.}}'
+// wave64 (gfx942): every op takes the thread's half of the wave (lanes
+// 0-31 or 32-63): the wave lane from mbcnt lo and hi, the half's first lane
+// (lane & 32) or'ed into shuffle sources, ballots shifted right by it,
+// constant lanes read in both halves; bar.warp.sync as on wave32.
+// RUN: zluda-opt --convert-ptx-to-llvm=chip=gfx942 %s \
+// RUN:   | FileCheck %s --check-prefix=W64 --implicit-check-not='{{[ !]ptx\.}}'
+// W64-LABEL: llvm.func internal @shfl_idx(
+// W64: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// W64-NEXT: %[[BASE:.*]] = llvm.and %{{.*}}, %[[C32]] : i32
+// W64-NEXT: %[[SRC:.*]] = llvm.or %{{.*}}, %[[BASE]] : i32
+// W64: rocdl.ds_bpermute
+// W64-LABEL: llvm.func internal @shfl_down(
+// W64: rocdl.mbcnt.hi
+// W64: llvm.or
+// W64: rocdl.ds_bpermute
+// W64-LABEL: llvm.func internal @shfl_up(
+// W64: rocdl.mbcnt.hi
+// W64: rocdl.ds_bpermute
+// W64-LABEL: llvm.func internal @shfl_bfly(
+// W64: rocdl.mbcnt.hi
+// W64: rocdl.ds_bpermute
+// W64-LABEL: llvm.func internal @vote_ballot(
+// W64: %[[B:.*]] = rocdl.ballot %{{.*}} : i64
+// W64: %[[H:.*]] = llvm.lshr %[[B]], %{{.*}} : i64
+// W64: llvm.trunc %[[H]] : i64 to i32
+// W64-LABEL: llvm.func internal @vote_any(
+// W64: rocdl.ballot %{{.*}} : i64
+// W64: llvm.lshr
+// W64: llvm.icmp "ne"
+// W64-LABEL: llvm.func internal @vote_all(
+// W64: rocdl.ballot %{{.*}} : i64
+// W64: llvm.icmp "eq"
+// W64-LABEL: llvm.func internal @vote_uni(
+// W64-COUNT-2: rocdl.ballot %{{.*}} : i64
+// W64-LABEL: llvm.func internal @redux_add(
+// W64-COUNT-64: rocdl.readlane
+// W64-NOT: rocdl.readlane
+// W64-LABEL: llvm.func internal @redux_min_s32(
+// W64: rocdl.readlane
+// W64-LABEL: llvm.func internal @redux_or(
+// W64: rocdl.readlane
+// W64-LABEL: llvm.func internal @match_any(
+// W64-COUNT-64: rocdl.readlane
+// W64-NOT: rocdl.readlane
+// W64-LABEL: llvm.func internal @match_all_b64(
+// W64-COUNT-128: rocdl.readlane
+// W64-NOT: rocdl.readlane
+// W64-LABEL: llvm.func internal @activemask(
+// W64: rocdl.ballot %{{.*}} : i64
+// W64: llvm.trunc %{{.*}} : i64 to i32
+// W64-LABEL: llvm.func internal @warp_sync(
+// W64-NEXT: llvm.fence syncscope("wavefront") acq_rel
+// W64-NEXT: llvm.call_intrinsic "llvm.amdgcn.wave.barrier"() : () -> ()
 
 module {
   // shfl.idx with c = 0x1f: j = (lane & segmask) | (b & ~segmask), the own
