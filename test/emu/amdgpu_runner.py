@@ -822,6 +822,8 @@ class Dispatch:
         raise UnsupportedByEmulator(f'cannot decode the instruction at code offset {off:#x} ({raw[:8].hex()}): {e}') from e
       name, size = self.em.op_name(d), d.size()
     hook = self._hooks.get(name)
+    if hook is None and self.arch == 'cdna' and name in ('DS_BPERMUTE_B32', 'DS_PERMUTE_B32'):
+      hook = Dispatch._ds_permute   # the emulator's CDNA permutes fault on inactive lanes' addresses
     if hook is None and undecoded is None and _packed_float_clamped(name, d):
       hook = Dispatch._vop3p_clamp
     if hook is None and undecoded is None and _float_clamped(name, d):
@@ -954,6 +956,9 @@ class Dispatch:
             'BUFFER_GL0_INV': Dispatch._next, 'BUFFER_GL1_INV': Dispatch._next,
             # gfx12 cache control (no pcode): no caches here either.
             'GLOBAL_INV': Dispatch._next, 'GLOBAL_WB': Dispatch._next, 'GLOBAL_WBINV': Dispatch._next,
+            # CDNA cache write-back/invalidate (agent- and system-scope release/acquire): the emulator faults on them.
+            'BUFFER_WBL2': Dispatch._next, 'BUFFER_INV': Dispatch._next, 'S_DCACHE_INV': Dispatch._next,
+            'S_DCACHE_WB': Dispatch._next,
             'S_SLEEP': Dispatch._next,
             # The emulator's pcode for v_rndne_f32 is floor(x + 0.5) with a tie fix-up: it loses the sign of
             # -0 and of negative values rounding to zero, and x + 0.5 rounds (0.49999997 -> 1.0).
@@ -1001,6 +1006,28 @@ class Dispatch:
       if signed and val & 0x80: val |= 0xff00
       old = v[vdst * ws + lane]
       v[vdst * ws + lane] = (old & 0xffff) | val << 16 if hi else (old & 0xffff0000) | val
+    self._set_pc(w, inst.pc + inst.size)
+
+  def _ds_permute(self, w, inst):
+    """CDNA ds_bpermute_b32 / ds_permute_b32: the emulator's crash (SIGSEGV) when an inactive lane's address VGPR
+    holds an arbitrary value (defects.py: cdna_bpermute_inactive_lanes). The lane index is (ADDR + offset) / 4
+    modulo the wave size; bpermute reads the source lane's DATA0 where that lane is active (else 0), permute
+    writes DATA0 to the addressed lane; only active lanes' VDST are written."""
+    em, s, v, ws = self.em, w.s, w.v, self.wave_size
+    w0, w1 = int.from_bytes(inst.raw[:4], 'little'), int.from_bytes(inst.raw[4:8], 'little')
+    if w0 >> 25 & 1: raise UnsupportedByEmulator(f'{inst.name} into an accumulation VGPR')
+    offset, addr, data0, vdst = w0 & 0xffff, w1 & 0xff, w1 >> 8 & 0xff, w1 >> 24 & 0xff
+    exec_mask = s[em.EXEC_LO] | (s[em.EXEC_LO + 1] << 32 if ws == 64 else 0)
+    active = [i for i in range(ws) if exec_mask >> i & 1]
+    lane_of = lambda i: ((v[addr * ws + i] + offset) & 0xffffffff) // 4 % ws  # noqa: E731
+    tmp = [0] * ws
+    if inst.name == 'DS_BPERMUTE_B32':
+      for i in active:
+        src = lane_of(i)
+        if exec_mask >> src & 1: tmp[i] = v[data0 * ws + src]
+    else:
+      for i in active: tmp[lane_of(i)] = v[data0 * ws + i]
+    for i in active: v[vdst * ws + i] = tmp[i]
     self._set_pc(w, inst.pc + inst.size)
 
   def _set_pc(self, w: _Wave, pc: int):

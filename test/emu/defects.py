@@ -554,6 +554,28 @@ target:
 \ts_waitcnt vmcnt(0) lgkmcnt(0)""",
     kw=dict(lds=64),
     expect=lambda inp: [42] * len(inp)),
+  'cdna_bpermute_inactive_lanes': dict(
+    arch='gfx942',
+    about='CDNA ds_bpermute_b32 crashes the emulator (SIGSEGV) when an inactive lane\'s address VGPR holds an '
+          'arbitrary value (a reduction\'s tail, a loop\'s finished lanes): lanes 0-15 active read lane 1\'s 77',
+    body="""\tv_mov_b32 v1, 77
+\tv_mov_b32 v3, 0x7ffffff0
+\ts_mov_b64 s[14:15], exec
+\ts_mov_b64 exec, 0xffff
+\tv_mov_b32 v3, 4
+\tds_bpermute_b32 v3, v3, v1
+\ts_waitcnt lgkmcnt(0)
+\ts_mov_b64 exec, s[14:15]
+\tv_mov_b32 v1, v3""",
+    expect=lambda inp: [77] * 16 + [0x7ffffff0] * (len(inp) - 16)),
+  'cdna_buffer_wbl2': dict(
+    arch='gfx942',
+    about='CDNA buffer_wbl2 / buffer_inv (L2 write-back and invalidate around agent- and system-scope releases and '
+          'acquires, __threadfence) crash the emulator; no caches here: no-ops',
+    body="""\tv_mov_b32 v1, 5
+\tbuffer_wbl2 sc1
+\tbuffer_inv sc1""",
+    expect=lambda inp: [5] * len(inp)),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
