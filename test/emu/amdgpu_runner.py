@@ -307,6 +307,7 @@ class Workarounds:
     * RDNA4 global/flat atomics with TH_ATOMIC_RETURN return the pre-op value (the emulator looks for `glc`).
     * packed bf16 atomic adds convert through f32 (no bf16 type in the pcode parser: the sum was an integer one).
     * CDNA's V_ADD_I32/V_SUB_I32 saturate with the clamp bit; CDNA atomics with sc0 (glc) return the pre-op value.
+    * f32_to_bf16 (gfx950's v_cvt_pk_bf16_f32) quiets a NaN instead of rounding its bits into the sign.
   The other corrections are in the wave loop (`Dispatch`): instructions it executes itself instead of the
   emulator (`Dispatch._hook_table`: PC moves, s_trap, HW registers and MODE, clocks, cache invalidations, flat
   accesses to private memory, RDNA4 flat_*), and its own register, LDS and scratch set-up, which avoids the
@@ -331,6 +332,16 @@ class Workarounds:
       if not hasattr(cls, 'glc'): cls.glc = property(lambda inst: inst.sc0)
     # CDNA's signed V_ADD_I32/V_SUB_I32 (VOP3 only, what LLVM makes of add.sat.s32) ignore the clamp bit: the
     # emulator saturates only RDNA's spellings (V_ADD_NC_I32...). Same operation: use those.
+    # f32_to_bf16 (gfx950's v_cvt_pk_bf16_f32) rounds a NaN like a number: 0x7fffffff became 0x8000 (-0). A NaN
+    # keeps its sign and top payload bits and is quieted, as the ISA's conversions do.
+    funcs, UOp, dtypes = emu._FUNCS, em.UOp, em.dtypes
+    orig_bf16 = funcs['f32_to_bf16']
+    def f32_to_bf16(v):
+      bits = (v.bitcast(dtypes.float32) if v.dtype != dtypes.float32 else v).bitcast(dtypes.uint32)
+      u32 = lambda x: UOp.const(x, dtypes.uint32)  # noqa: E731
+      nan = (bits & u32(0x7fffffff)) > u32(0x7f800000)
+      return nan.where(((bits >> u32(16)) | u32(0x40)).cast(dtypes.uint16), orig_bf16(v))
+    funcs['f32_to_bf16'] = f32_to_bf16
     orig_clamp = emu._int_clamp
     renamed = {'V_ADD_I32': 'V_ADD_NC_I32', 'V_SUB_I32': 'V_SUB_NC_I32'}
     emu._int_clamp = lambda op_name, srcs: orig_clamp(renamed.get(op_name, op_name), srcs)

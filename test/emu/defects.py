@@ -576,6 +576,15 @@ target:
 \tbuffer_wbl2 sc1
 \tbuffer_inv sc1""",
     expect=lambda inp: [5] * len(inp)),
+  'gfx950_cvt_pk_bf16_nan': dict(
+    arch='gfx950',
+    about='gfx950 v_cvt_pk_bf16_f32 rounds a NaN like a number (0x7fffffff + the rounding bias carries into the '
+          'sign: 0x8000, -0); a NaN stays a NaN: 0x7fff (quieted, sign and top payload bits kept)',
+    body="""\tglobal_load_dword v2, v10, s[8:9]
+\ts_waitcnt vmcnt(0)
+\tv_cvt_pk_bf16_f32 v1, v2, v2""",
+    inputs=lambda n: [0x7fffffff] * n,
+    expect=lambda inp: [0x7fff7fff] * len(inp)),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '

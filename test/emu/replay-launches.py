@@ -185,6 +185,16 @@ KNOWN = {
 }
 
 
+# On wave64 processors (CDNA) only: launches that wait forever because one warp spins for the other warp of its own
+# wave, the hazard of putting two PTX warps in one wave (docs/lowering.md, Warps). Counted as known, with the reason.
+KNOWN_WAVE64 = {
+  ('oss-reduction-k9-int-n16384', '_Z20multi_warp_cg_reduceIiLm128ELm64EEvPT_S1_j'):
+    'a cooperative-groups tile of 64 threads is one wave: its barrier (atom.or of a warp bit, then a spin on '
+    'ld.acquire until the last warp clears them) has warp 0 spinning while warp 1, the last arriver in the same '
+    'wave, waits on the other side of the branch (docs/lowering.md, Warps: the one hazard of wave64)',
+}
+
+
 def uses_approx(ptx: str, kernel: str) -> bool:
   """Whether the kernel (or, when it calls functions, its module) uses PTX `.approx` instructions, whose results the
   ISA bounds but does not define (NVIDIA's hardware approximates; the emulator computes them exactly)."""
@@ -234,6 +244,9 @@ def worker(args) -> int:
       out = {'status': 'not-runnable', 'why': f'{type(e).__name__}: {str(e)[:300]}'}
     known = KNOWN.get((rec['program'], rec['kernel']))
     if known and out.get('status') == 'mismatch': out.update(status='known', why=known + '; ' + out.get('first', ''))
+    known = KNOWN_WAVE64.get((rec['program'], rec['kernel'])) if args.arch.startswith('gfx9') else None
+    if known and out.get('status') == 'not-runnable' and 'without ending' in out.get('why', ''):
+      out.update(status='known', why=known)
     if out.get('status') == 'not-runnable' and 'outside the code object' in out.get('why', ''):
       out['why'] += ' (a code address from the recorded memory: a function pointer of NVIDIA\'s build)'
     print('RESULT ' + json.dumps({'key': key_of(rec), **out}), flush=True)
