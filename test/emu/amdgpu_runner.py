@@ -431,6 +431,14 @@ class Workarounds:
       wide = "fma(64'F(S0.f32), 64'F(S1.f32), 64'F(S2.f32))"
       pcode = (f"if VCC.u64[laneId] then\nD0.f32 = 32'F((exponent(S2.f32) > 127) ? (2.0 ** 64 * {wide}) : "
                f"(2.0 ** -64 * {wide}))\nelse\nD0.f32 = fma(S0.f32, S1.f32, S2.f32)\nendif")
+    # CDNA V_MIN/V_MAX (F16, F32, F64): the ISA's pcode tells +0 from -0 with `x == +0.0` / `x == -0.0`, which the
+    # emulator evaluates as IEEE equality (true for either zero): max(-0, +0) gave -0. The sign is tested instead
+    # (defects.py: cdna_max_signed_zero).
+    if re.fullmatch(r'V_(MIN|MAX)_F(16|32|64)(_E32|_E64)?', name) and '== +0.0' in pcode:
+      def zero(m: re.Match) -> str:
+        x = m.group(1)
+        return f"((64'F(abs({x})) == 0.0) && {'!' if m.group(2) == '+' else ''}sign({x}))"
+      pcode = re.sub(r"\((?:64'F\()?(S[01]\.f\d+)\)? == ([+-])0\.0\)", zero, pcode)
     # V_EXP_F16: tinygrad's C renderer emits an invalid bit-cast (2-byte source to float) for the f16 pow; compute
     # 2^x in f32 and round once to f16 instead.
     if name.startswith('V_EXP_F16') and pcode == "D0.f16 = pow(16'2.0, S0.f16)":

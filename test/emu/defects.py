@@ -585,6 +585,15 @@ target:
 \tv_cvt_pk_bf16_f32 v1, v2, v2""",
     inputs=lambda n: [0x7fffffff] * n,
     expect=lambda inp: [0x7fff7fff] * len(inp)),
+  'cdna_max_signed_zero': dict(
+    arch='gfx942',
+    about='CDNA v_max_f32/v_min_f32 (and f16, f64): the pcode\'s `S0 == +0.0` / `S1 == -0.0` tests are IEEE '
+          'equalities in the emulator (true for either zero), so max(-0, +0) gave -0; the ISA orders -0 < +0 '
+          '(LLVM\'s maximumnum is this instruction)',
+    body="""\tv_mov_b32 v2, 0x80000000
+\tv_mov_b32 v3, 0
+\tv_max_f32_e32 v1, v2, v3""",
+    expect=lambda inp: [0] * len(inp)),
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '
