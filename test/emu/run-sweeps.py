@@ -344,13 +344,15 @@ def explain(fam: str, a: int, b: int, c: int, nv: int, us: int) -> str | None:
       if r is None or _half(n16) != r or (r == 0 and n16 & 0x8000 != (0x8000 if r < 0 else 0)): return None
       ok = True
     return 'v_fma_f16_double_rounding' if ok else None
-  m = re.fullmatch(r'(rcp|div)_(rm|rp|rz)_f64', fam) or re.fullmatch(r'(div)_(rn)(_ftz)?_f32', fam)
+  m = (re.fullmatch(r'(rcp|div)_(rm|rp|rz)_f64', fam) or re.fullmatch(r'(div)_(rn)(_ftz)?_f32', fam)
+       or re.fullmatch(r'(rcp)_(rn)_f32', fam))   # (rcp_rn_f32: on CDNA, divisors whose reciprocal is subnormal)
   if m:
     if fam.endswith('f64'):
       ops = [1.0, _f64(a << 32 | b)] if m.group(1) == 'rcp' else [_f64(a << 32 | b), _f64(b << 32 | c)]
       mant, emin, got = 52, -1022, _f64(nv)
     else:
-      ops, mant, emin, got = [_f32(a), _f32(b)], 23, -126, _f32(nv)
+      ops = [1.0, _f32(a)] if m.group(1) == 'rcp' else [_f32(a), _f32(b)]
+      mant, emin, got = 23, -126, _f32(nv)
     if not all(map(math.isfinite, ops + [got])) or ops[1] == 0 or got == 0: return None
     num, den = map(Fraction, ops)
     q = num / den
