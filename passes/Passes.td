@@ -37,7 +37,10 @@ def ConvertPTXToLLVM : Pass<"convert-ptx-to-llvm", "mlir::ModuleOp"> {
     Option<"targetName", "target", "std::string", /*default=*/"\"amdgpu\"",
            "amdgpu, or nvptx (the verification target)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"gfx1100\"",
-           "AMDGPU processor (wave32: gfx10.3, gfx11, gfx12) or sm_XY">,
+           "AMDGPU target ID (RDNA wave32, CDNA wave64) or sm_XY">,
+    Option<"warpsPerWave", "warps-per-wave", "unsigned", /*default=*/"2",
+           "wave64 processors: PTX warps a wave (2: both halves; 1: the "
+           "upper half idle, launched with twice the threads in x)">,
   ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::ROCDL::ROCDLDialect",
                            "mlir::NVVM::NVVMDialect"];

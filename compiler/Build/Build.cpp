@@ -197,6 +197,7 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
   cg.target = opts.target;
   cg.chip = job.chip;
   cg.codeObjectVersion = job.codeObject; // the version in the key
+  cg.warpsPerWave = job.options.empty() ? 2 : opts.warpsPerWave;
   cg.keepGoing = true;
   cg.linkWhole = m.linkedImage;
   cg.jobs = codegenJobs;
@@ -289,6 +290,7 @@ int build::runBuild(const BuildOptions &opts) {
   // AMDGPU target IDs checked and spelled canonically (the cache key and
   // the runtime shim's look-up use that spelling), each once.
   std::vector<std::string> chips;
+  std::set<std::string> wave64; // where --warps-per-wave applies
   for (llvm::StringRef chip : given) {
     std::string canonical = chip.str();
     if (opts.target == "amdgpu") {
@@ -299,6 +301,8 @@ int build::runBuild(const BuildOptions &opts) {
         return 1;
       }
       canonical = id->canonical;
+      if (id->waveSize == 64)
+        wave64.insert(canonical);
     }
     if (std::find(chips.begin(), chips.end(), canonical) == chips.end())
       chips.push_back(canonical);
@@ -440,9 +444,12 @@ int build::runBuild(const BuildOptions &opts) {
       j.module = i;
       j.chip = chip.str();
       j.codeObject = codegen::codeObjectVersionFor(chip, opts.codeObject);
+      j.options = wave64.count(j.chip) && opts.warpsPerWave == 1
+                      ? cache::kOneWarpPerWave
+                      : "";
       // The shim computes the same key from the same library.
       j.key = cache::moduleKeyOfPtxHash(modules[i].sha256, opts.target, j.chip,
-                                        j.codeObject);
+                                        j.codeObject, j.options);
       jobs.push_back(std::move(j));
     }
   std::vector<size_t> order(jobs.size());
@@ -535,8 +542,8 @@ int build::runBuild(const BuildOptions &opts) {
       if (entry.meta.key == job.key) // read, or written just now
         for (const std::string &alias : m.aliases) {
           cache::Entry copy = entry;
-          copy.meta.key = cache::moduleKeyOfPtxHash(alias, opts.target,
-                                                    job.chip, job.codeObject);
+          copy.meta.key = cache::moduleKeyOfPtxHash(
+              alias, opts.target, job.chip, job.codeObject, job.options);
           cache::Entry existing;
           std::string ignored;
           if (store.read(copy.meta.key, existing, ignored) !=

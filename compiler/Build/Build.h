@@ -21,7 +21,9 @@ struct BuildOptions {
   std::string cacheDir;
   std::string target = "amdgpu";
   unsigned codeObject = 0; ///< 0: the default for each processor
-  unsigned jobs = 0;       ///< 0: all cores
+  /// wave64 processors: PTX warps a wave (1 or 2; codegen::Options).
+  unsigned warpsPerWave = 2;
+  unsigned jobs = 0; ///< 0: all cores
   bool failFast = false;
   std::string jsonPath;   ///< summary and per-module results, if set
   std::string reportPath; ///< the HTML compatibility report, if set

@@ -55,6 +55,8 @@ struct Job {
   size_t module;
   std::string chip;
   unsigned codeObject = 0; ///< the version compiled for (in the key too)
+  /// Code-changing options in the key ("warps-per-wave=1"), "" by default.
+  std::string options;
   std::string key;
   Status status = Status::failed;
   std::vector<std::string> compiled, missing;

@@ -170,8 +170,10 @@ std::string zluda::cache::linkedImageHash(std::string_view containerSha256) {
 std::string zluda::cache::moduleKeyOfPtxHash(std::string_view ptxSha256,
                                              std::string_view target,
                                              std::string_view chip,
-                                             unsigned codeObjectVersion) {
+                                             unsigned codeObjectVersion,
+                                             std::string_view options) {
   KeyInputs key;
+  key.options = std::string(options);
   key.ptxSha256 = std::string(ptxSha256);
   key.target = std::string(target);
   key.chip = std::string(chip);

@@ -71,7 +71,12 @@ std::string linkedImageHash(std::string_view containerSha256);
 /// hashing the text again.
 std::string moduleKeyOfPtxHash(std::string_view ptxSha256,
                                std::string_view target, std::string_view chip,
-                               unsigned codeObjectVersion = 0);
+                               unsigned codeObjectVersion = 0,
+                               std::string_view options = "");
+
+/// The key option of wave64 builds with one PTX warp a wave
+/// (`--warps-per-wave 1`; the shim's ZLUDA_SHIM_WARPS_PER_WAVE=1).
+inline constexpr const char *kOneWarpPerWave = "warps-per-wave=1";
 
 /// What an entry records besides the code object.
 struct EntryMeta {

@@ -375,6 +375,7 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
   ptx::ConvertPTXToLLVMOptions convOpts;
   convOpts.chip = opts.chip;
   convOpts.targetName = opts.target;
+  convOpts.warpsPerWave = opts.warpsPerWave;
   auto lower = [&](ModuleOp m) {
     PassManager pm(ctx);
     pm.addPass(ptx::createConvertPTXToLLVM(convOpts));
@@ -506,9 +507,9 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
   Artifact artifact;
   std::string targetError;
   std::unique_ptr<ptx::TargetInfo> target =
-      opts.keepGoing
-          ? ptx::createTargetInfo(opts.target, opts.chip, targetError)
-          : nullptr;
+      opts.keepGoing ? ptx::createTargetInfo(opts.target, opts.chip,
+                                             targetError, opts.warpsPerWave)
+                     : nullptr;
   // (Without a target the lowering reports why.)
   if (target) {
     auto removed = ptx::removeUnsupportedKernels(*clone, *target);

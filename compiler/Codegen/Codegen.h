@@ -35,6 +35,9 @@ struct Options {
   /// -rdc image): all of them is linked in, kernels included, instead of
   /// only what this module uses.
   bool linkWhole = false;
+  /// wave64 processors: PTX warps a wave, 2 (both halves) or 1 (the upper
+  /// half idle; the launch has twice the threads in x). Ignored on wave32.
+  unsigned warpsPerWave = 2;
   /// Threads for code generation (0: all cores). A module with several
   /// kernels is split into partitions (how many depends on the module
   /// only, so the output bytes do not depend on this) that are

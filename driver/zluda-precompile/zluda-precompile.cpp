@@ -46,6 +46,7 @@ struct CompileOptions {
   bool keepGoing = false;
   unsigned jobs = 0;
   unsigned codeObject = 0;
+  unsigned warpsPerWave = 2;
   std::vector<std::string> link; ///< modules defining what input uses .extern
 };
 
@@ -139,6 +140,7 @@ int runCompile(const CompileOptions &opts) {
       cg.keepGoing = opts.keepGoing;
       cg.jobs = opts.jobs;
       cg.codeObjectVersion = opts.codeObject;
+      cg.warpsPerWave = opts.warpsPerWave;
       if (opts.timePhases)
         cg.phaseTimes = &phases;
       auto result = zluda::codegen::compile(module, cg, emit, linked);
@@ -257,6 +259,13 @@ int main(int argc, char **argv) {
                    "AMDGPU code object version: 4, 5 or 6 (default 5, and 6 "
                    "for generic processors)")
       ->check(CLI::IsMember({4, 5, 6}));
+  compileCmd
+      ->add_option(
+          "--warps-per-wave", compile.warpsPerWave,
+          "PTX warps a 64-lane wave on CDNA: 2 (both halves, the default) or 1 "
+          "(the upper half idle, for warps that wait on each other; "
+          "launched with twice the threads in x). No effect on RDNA")
+      ->check(CLI::IsMember({1, 2}));
   compileCmd->add_flag("--time-phases", compile.timePhases,
                        "Print the time of each phase to stderr");
   compileCmd->add_option(
@@ -291,6 +300,13 @@ int main(int argc, char **argv) {
       ->add_option("--code-object", build.codeObject,
                    "AMDGPU code object version: 4, 5 or 6")
       ->check(CLI::IsMember({4, 5, 6}));
+  buildCmd
+      ->add_option(
+          "--warps-per-wave", build.warpsPerWave,
+          "PTX warps a 64-lane wave on CDNA: 2 (both halves, the default) or 1 "
+          "(the upper half idle, for warps that wait on each other; "
+          "launched with twice the threads in x). No effect on RDNA")
+      ->check(CLI::IsMember({1, 2}));
   buildCmd->add_flag("--keep-going", keepGoingFlag,
                      "Compile everything possible, exit 1 if anything failed "
                      "(the default)");

@@ -36,7 +36,7 @@ struct ConvertPTXToLLVMPass
     ModuleOp module = getOperation();
     std::string error;
     std::unique_ptr<TargetInfo> target =
-        createTargetInfo(targetName, chip, error);
+        createTargetInfo(targetName, chip, error, warpsPerWave);
     if (!target) {
       module.emitError(error);
       return signalPassFailure();

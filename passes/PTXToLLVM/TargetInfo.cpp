@@ -37,11 +37,11 @@ Value zluda::ptx::callAddressTest(OpBuilder &b, Location loc, StringRef name,
       .getResult();
 }
 
-std::unique_ptr<TargetInfo> zluda::ptx::createTargetInfo(StringRef target,
-                                                         StringRef chip,
-                                                         std::string &error) {
+std::unique_ptr<TargetInfo>
+zluda::ptx::createTargetInfo(StringRef target, StringRef chip,
+                             std::string &error, unsigned warpsPerWave) {
   if (target == "amdgpu")
-    return createAMDGPUTargetInfo(chip, error);
+    return createAMDGPUTargetInfo(chip, error, warpsPerWave);
   if (target == "nvptx")
     return createNVPTXTargetInfo(chip, error);
   error = ("unknown target '" + target + "' (amdgpu or nvptx)").str();

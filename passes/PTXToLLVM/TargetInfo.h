@@ -195,9 +195,12 @@ std::optional<AMDGPUTargetId> parseAMDGPUTargetId(llvm::StringRef id,
 
 /// AMDGPU: RDNA (gfx10.3, gfx11, gfx12; wave32) and CDNA (gfx90a, gfx942,
 /// gfx950, gfx9-4-generic; wave64), `chip` a target ID; null with `error`
-/// set for anything else.
+/// set for anything else. `warpsPerWave` (wave64 only): 2, a PTX warp in
+/// each half of a wave; 1, one warp a wave, the upper half idle: the kernel
+/// is launched with twice the threads in x (docs/lowering.md, Warps).
 std::unique_ptr<TargetInfo> createAMDGPUTargetInfo(llvm::StringRef chip,
-                                                   std::string &error);
+                                                   std::string &error,
+                                                   unsigned warpsPerWave = 2);
 /// NVPTX (`sm_70` and up): the verification target, run against NVIDIA's
 /// own compilation of the same PTX.
 std::unique_ptr<TargetInfo> createNVPTXTargetInfo(llvm::StringRef chip,
@@ -205,7 +208,8 @@ std::unique_ptr<TargetInfo> createNVPTXTargetInfo(llvm::StringRef chip,
 /// By target name (`amdgpu`, `nvptx`).
 std::unique_ptr<TargetInfo> createTargetInfo(llvm::StringRef target,
                                              llvm::StringRef chip,
-                                             std::string &error);
+                                             std::string &error,
+                                             unsigned warpsPerWave = 2);
 
 } // namespace zluda::ptx
 

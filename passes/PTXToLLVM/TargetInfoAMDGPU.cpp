@@ -13,8 +13,8 @@ namespace {
 
 class AMDGPUTargetInfo : public TargetInfo {
 public:
-  AMDGPUTargetInfo(StringRef chip, unsigned waveSize)
-      : chip(chip.str()), wave64(waveSize == 64) {}
+  AMDGPUTargetInfo(StringRef chip, unsigned waveSize, bool oneWarp)
+      : chip(chip.str()), wave64(waveSize == 64), oneWarp(oneWarp) {}
 
   StringRef getTriple() const override { return "amdgcn-amd-amdhsa"; }
   StringRef getDataLayout() const override {
@@ -60,9 +60,22 @@ public:
       }
     };
     switch (reg) {
-    case SReg::tid:
-      return pick(ROCDL::ThreadIdXOp(), ROCDL::ThreadIdYOp(),
-                  ROCDL::ThreadIdZOp());
+    case SReg::tid: {
+      Value id = pick(ROCDL::ThreadIdXOp(), ROCDL::ThreadIdYOp(),
+                      ROCDL::ThreadIdZOp());
+      if (!oneWarp || dim != 'x')
+        return id;
+      // One warp a wave: hardware x = 64 w + l (l < 32 run) is PTX
+      // x = 32 w + l.
+      auto c = [&](int64_t v) {
+        return LLVM::ConstantOp::create(b, loc, i32, v);
+      };
+      return LLVM::OrOp::create(
+          b, loc,
+          LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, id, c(1)),
+                              c(~31)),
+          LLVM::AndOp::create(b, loc, id, c(31)));
+    }
     case SReg::ctaid:
       return pick(ROCDL::BlockIdXOp(), ROCDL::BlockIdYOp(),
                   ROCDL::BlockIdZOp());
@@ -86,6 +99,9 @@ public:
                   : Value(ROCDL::GridDimZOp::create(b, loc, i64));
         break;
       }
+      if (oneWarp && block && dim == 'x') // launched with twice the threads
+        v = LLVM::LShrOp::create(b, loc, v,
+                                 LLVM::ConstantOp::create(b, loc, i64, 1));
       return LLVM::TruncOp::create(b, loc, i32, v);
     }
     case SReg::laneid: {
@@ -463,8 +479,40 @@ public:
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), p);
   }
 
+  /// One warp a wave: at each kernel's entry, the upper half of the wave
+  /// (lanes 32-63, no PTX thread) returns.
+  void idleUpperHalves(ModuleOp module, ArrayRef<StringRef> kernels) const {
+    OpBuilder b(module.getContext());
+    Type i32 = b.getI32Type();
+    for (StringRef name : kernels) {
+      auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!kernel || kernel.getBody().empty())
+        continue;
+      Location loc = kernel.getLoc();
+      Block *body = &kernel.getBody().front();
+      Block *entry = new Block();
+      kernel.getBody().push_front(entry);
+      for (BlockArgument arg : body->getArguments())
+        entry->addArgument(arg.getType(), arg.getLoc());
+      for (auto [from, to] :
+           llvm::zip(body->getArguments(), entry->getArguments()))
+        from.replaceAllUsesWith(to);
+      body->eraseArguments(0, body->getNumArguments());
+      Block *idle = b.createBlock(&kernel.getBody(), ++Region::iterator(entry));
+      LLVM::ReturnOp::create(b, loc, ValueRange());
+      b.setInsertionPointToEnd(entry);
+      Value lane = waveLane(b, loc);
+      Value upper =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, lane,
+                               LLVM::ConstantOp::create(b, loc, i32, 32));
+      LLVM::CondBrOp::create(b, loc, upper, idle, body);
+    }
+  }
+
   void finishModule(ModuleOp module,
                     ArrayRef<StringRef> kernels) const override {
+    if (oneWarp)
+      idleUpperHalves(module, kernels);
     auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(paramTest);
     if (!fn || !fn.getBody().empty())
       return;
@@ -555,16 +603,21 @@ public:
         n *= d;
       return n;
     };
-    int64_t maxThreads = 1024;
+    // One warp a wave: the hardware block has twice the threads in x (at
+    // most 512 PTX threads then, the limit being 1024).
+    int64_t spread = oneWarp ? 2 : 1;
+    int64_t maxThreads = 1024 / spread;
     if (auto req = entry->getAttrOfType<DenseI32ArrayAttr>("reqntid"))
       maxThreads = threads(req);
     else if (auto max = entry->getAttrOfType<DenseI32ArrayAttr>("maxntid"))
       maxThreads = threads(max);
     func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
-                  StringAttr::get(ctx, "1," + std::to_string(maxThreads)));
+                  StringAttr::get(ctx, "1," + std::to_string(std::min<int64_t>(
+                                                  maxThreads * spread, 1024))));
     if (auto req = entry->getAttrOfType<DenseI32ArrayAttr>("reqntid")) {
       SmallVector<int32_t, 3> dims(req.asArrayRef());
       dims.resize(3, 1);
+      dims[0] *= spread;
       func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
                     DenseI32ArrayAttr::get(ctx, dims));
     }
@@ -580,7 +633,7 @@ public:
                                StringAttr::get(ctx, std::to_string(value))}));
     };
     if (auto blocks = entry->getAttrOfType<IntegerAttr>("minnctapersm")) {
-      int64_t wave = getWaveSize();
+      int64_t wave = oneWarp ? 32 : getWaveSize(); // PTX threads a wave
       int64_t waves = blocks.getInt() * ((maxThreads + wave - 1) / wave);
       pass("amdgpu-waves-per-eu",
            std::clamp<int64_t>((waves + 3) / 4, 1, wave64 ? 8 : 16));
@@ -594,6 +647,8 @@ public:
 private:
   std::string chip;
   bool wave64;
+  /// wave64 with one PTX warp a wave (the upper half idle).
+  bool oneWarp;
 };
 
 } // namespace
@@ -673,9 +728,16 @@ zluda::ptx::parseAMDGPUTargetId(StringRef id, std::string &error) {
 }
 
 std::unique_ptr<TargetInfo>
-zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error) {
+zluda::ptx::createAMDGPUTargetInfo(StringRef chip, std::string &error,
+                                   unsigned warpsPerWave) {
   std::optional<AMDGPUTargetId> id = parseAMDGPUTargetId(chip, error);
   if (!id)
     return nullptr;
-  return std::make_unique<AMDGPUTargetInfo>(id->processor, id->waveSize);
+  if (warpsPerWave != 1 && warpsPerWave != 2) {
+    error = "warps a wave must be 1 or 2, not " + std::to_string(warpsPerWave);
+    return nullptr;
+  }
+  // (On wave32 a wave is one warp whichever is asked.)
+  return std::make_unique<AMDGPUTargetInfo>(
+      id->processor, id->waveSize, id->waveSize == 64 && warpsPerWave == 1);
 }
