@@ -51,6 +51,17 @@ public:
 #undef ZLUDA_SHIM_VIRTUAL
 };
 
+/// ZLUDA_SHIM_WARPS_PER_WAVE=1 on a wave64 device (CDNA, `gfx9...`): the
+/// builds with one PTX warp a wave are served (their cache key has
+/// cache::kOneWarpPerWave), and launched with twice the threads in x.
+bool oneWarpPerWave(const std::string &chip);
+
+/// A launch's block for a one-warp-a-wave build: x doubled (each 32 PTX
+/// threads fill the lower half of a 64-lane wave). False when the block does
+/// not allow it: x not a multiple of 32 (a warp would span rows), or more
+/// than 512 threads (1,024 on the device).
+bool oneWarpPerWaveBlock(unsigned &bx, unsigned by, unsigned bz);
+
 std::unique_ptr<Backend> makeCudaBackend(RealDriver &driver,
                                          Registry &registry);
 

@@ -13,9 +13,11 @@
 
 #include "runtime-shim/Backend.h"
 #include "runtime-shim/Image.h"
+#include "runtime-shim/Record.h"
 #include "runtime-shim/Registry.h"
 
 #include <cstring>
+#include <map>
 #include <mutex>
 
 #include <dlfcn.h>
@@ -392,6 +394,10 @@ private:
                   hipStream_t s, void **params, void **extra,
                   bool cooperative) {
     Function *f = asFunction(handle);
+    // A one-warp-a-wave build (Shim.cpp served it for this device) runs
+    // with twice the threads in x; a block that does not allow it is refused.
+    if (oneWarpDevice() && !oneWarpPerWaveBlock(bx, by, bz))
+      return CUDA_ERROR_INVALID_VALUE;
     std::vector<void *> hipExtra;
     if (extra && !rebuildExtra(extra, hipExtra))
       return CUDA_ERROR_INVALID_VALUE;
@@ -428,8 +434,26 @@ private:
                   stream(c->hStream, perThread), params, extra, cooperative);
   }
 
+  /// Whether the current device is served one-warp-a-wave builds.
+  bool oneWarpDevice() {
+    int dev = 0;
+    if (hip.hipGetDevice(&dev) != 0)
+      return false;
+    std::lock_guard<std::mutex> lock(oneWarpMutex);
+    auto it = oneWarp.find(dev);
+    if (it == oneWarp.end()) {
+      std::string target, chip;
+      bool one =
+          deviceTarget(target, chip) == CUDA_SUCCESS && oneWarpPerWave(chip);
+      it = oneWarp.emplace(dev, one).first;
+    }
+    return it->second;
+  }
+
   HipApi hip;
   Registry &registry;
+  std::mutex oneWarpMutex;
+  std::map<int, bool> oneWarp;
 };
 
 } // namespace
@@ -462,4 +486,16 @@ zluda::shim::makeHipBackend(void *lib, Registry &registry, std::string &error) {
   if (!ok)
     return nullptr;
   return std::make_unique<HipBackend>(api, registry);
+}
+
+bool zluda::shim::oneWarpPerWave(const std::string &chip) {
+  return chip.rfind("gfx9", 0) == 0 &&
+         envNumber("ZLUDA_SHIM_WARPS_PER_WAVE", 2) == 1;
+}
+
+bool zluda::shim::oneWarpPerWaveBlock(unsigned &bx, unsigned by, unsigned bz) {
+  if (bx % 32 != 0 || uint64_t(bx) * by * bz > 512)
+    return false;
+  bx *= 2;
+  return true;
 }

@@ -168,7 +168,9 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   std::string key, error, device = chip;
   cache::ReadStatus status = cache::ReadStatus::missing;
   for (const std::string &candidate : cache::targetIdLookupOrder(device)) {
-    key = cache::moduleKeyOfPtxHash(ptxSha256, target, candidate);
+    key = cache::moduleKeyOfPtxHash(
+        ptxSha256, target, candidate, 0,
+        oneWarpPerWave(device) ? cache::kOneWarpPerWave : "");
     chip = candidate;
     status = store->read(key, entry, error);
     if (status != cache::ReadStatus::missing)
@@ -176,6 +178,7 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   }
   head += " " + target + ":" + device +
           (chip == device ? "" : " (as " + chip + ")") +
+          (oneWarpPerWave(device) ? " one-warp-a-wave" : "") +
           " key=" + key.substr(0, 16);
   switch (status) {
   case cache::ReadStatus::missing:

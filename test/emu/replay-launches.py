@@ -53,11 +53,12 @@ def read_records(folder: str) -> list[dict]:
   return out
 
 
-def compile_module(tool: str, arch: str, folder: str, sha: str, tmp: str) -> tuple[str | None, str]:
+def compile_module(tool: str, arch: str, folder: str, sha: str, tmp: str, warps_per_wave: int = 2) \
+    -> tuple[str | None, str]:
   """The code object of a recorded module (None when nothing compiled) and the compiler's diagnostics."""
   out = os.path.join(tmp, f'{sha}.{arch}.hsaco')
   r = subprocess.run([tool, 'compile', os.path.join(folder, 'modules', f'{sha}.ptx'), '--arch', arch, '--keep-going',
-                      '-o', out], capture_output=True, text=True)
+                      '--warps-per-wave', str(warps_per_wave), '-o', out], capture_output=True, text=True)
   # --keep-going writes the kernels that compiled (exit status 1 when some were left out).
   if not os.path.exists(out): return None, r.stderr.strip()
   return out, r.stderr.strip()
@@ -112,8 +113,15 @@ def word(b: bytes, at: int) -> str:
 
 
 def replay(ar, rec: dict, folder: str, hsaco: str, approx: bool = False,
-           max_wave_instructions: int = 10_000_000) -> dict:
-  """Runs one recorded launch; the outcome as a dict."""
+           max_wave_instructions: int = 10_000_000, one_warp_per_wave: bool = False) -> dict:
+  """Runs one recorded launch; the outcome as a dict. `one_warp_per_wave` (a wave64 build with
+  --warps-per-wave 1): launched as the runtime shim does, with twice the threads in x."""
+  block = tuple(rec['block'])
+  if one_warp_per_wave:
+    if block[0] % 32 or 2 * block[0] * block[1] * block[2] > 1024:
+      return {'status': 'not-runnable', 'why': f'block {list(block)}: one warp a wave needs x a multiple of 32 and '
+              'at most 512 threads'}
+    block = (2 * block[0],) + block[1:]
   regions = rec['regions']
   with open(os.path.join(folder, rec['data']), 'rb') as f: blob = f.read()
   before, pos = [], 0
@@ -144,7 +152,7 @@ def replay(ar, rec: dict, folder: str, hsaco: str, approx: bool = False,
       if 'addr' in r: ctypes.memmove(r['addr'], b, len(b))
       else: code.write_symbol(r['global'], b)
     t0 = time.perf_counter()
-    res = ar.run(code, rec['kernel'], tuple(rec['grid']), tuple(rec['block']), args, dynamic_lds=rec['shared'],
+    res = ar.run(code, rec['kernel'], tuple(rec['grid']), block, args, dynamic_lds=rec['shared'],
                  max_wave_instructions=max_wave_instructions)
     seconds = time.perf_counter() - t0
     actual = [(ctypes.string_at(r['addr'], r['bytes']) if 'addr' in r else code.read_symbol(r['global'], r['bytes']))
@@ -235,7 +243,8 @@ def worker(args) -> int:
       if sha not in ptx_texts:   # read once a module, not once a launch
         with open(os.path.join(args.records, 'modules', sha + '.ptx')) as f: ptx_texts[sha] = f.read()
       approx = uses_approx(ptx_texts[sha], rec['kernel'])
-      out = replay(ar, rec, args.records, hsacos[rec['ptx_sha256']], approx, args.max_wave_instructions)
+      out = replay(ar, rec, args.records, hsacos[rec['ptx_sha256']], approx, args.max_wave_instructions,
+                   args.warps_per_wave == 1 and args.arch.startswith('gfx9'))
     except ar.KernelTrap as e:
       out = {'status': 'not-runnable', 'why': f'trap: {str(e)[:200]}'}
     except ar.RunnerError as e:
@@ -244,7 +253,8 @@ def worker(args) -> int:
       out = {'status': 'not-runnable', 'why': f'{type(e).__name__}: {str(e)[:300]}'}
     known = KNOWN.get((rec['program'], rec['kernel']))
     if known and out.get('status') == 'mismatch': out.update(status='known', why=known + '; ' + out.get('first', ''))
-    known = KNOWN_WAVE64.get((rec['program'], rec['kernel'])) if args.arch.startswith('gfx9') else None
+    known = KNOWN_WAVE64.get((rec['program'], rec['kernel'])) \
+      if args.arch.startswith('gfx9') and args.warps_per_wave == 2 else None
     if known and out.get('status') == 'not-runnable' and 'without ending' in out.get('why', ''):
       out.update(status='known', why=known)
     if out.get('status') == 'not-runnable' and 'outside the code object' in out.get('why', ''):
@@ -258,7 +268,7 @@ def run_workers(args, todo: list[str], hsacos: dict, on_result) -> None:
   todo = list(todo)
   while todo:
     cmd = [sys.executable, os.path.abspath(__file__), args.records, '--arch', args.arch,
-           '--max-wave-instructions', str(args.max_wave_instructions),
+           '--max-wave-instructions', str(args.max_wave_instructions), '--warps-per-wave', str(args.warps_per_wave),
            '--worker-hsacos', json.dumps(hsacos), '--worker-launches', *todo]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
     current, started = None, time.monotonic()
@@ -327,6 +337,8 @@ def main() -> int:
   p.add_argument('--jsonl', help='results, one JSON line a launch')
   p.add_argument('-k', dest='only', nargs='*', help='only these programs')
   p.add_argument('--timeout', type=float, default=300, help='seconds a launch may take in the emulator')
+  p.add_argument('--warps-per-wave', type=int, choices=(1, 2), default=2,
+                 help='wave64 builds: PTX warps a wave (1: compiled and launched with the upper half idle)')
   p.add_argument('--max-wave-instructions', type=int, default=10_000_000,
                  help='instructions a wave may execute before the launch counts as hung (long kernels need more)')
   p.add_argument('--worker-hsacos', help=argparse.SUPPRESS)
@@ -343,7 +355,7 @@ def main() -> int:
           flush=True)
     hsacos, results = {}, {}
     for sha in sorted({r['ptx_sha256'] for r in records if 'skipped' not in r}):
-      path, diag = compile_module(args.tool, args.arch, args.records, sha, tmp)
+      path, diag = compile_module(args.tool, args.arch, args.records, sha, tmp, args.warps_per_wave)
       if path: hsacos[sha] = path
       else: print(f'module {sha[:16]}: not compiled: {diag[:300]}', flush=True)
     todo = []

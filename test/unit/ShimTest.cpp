@@ -93,9 +93,11 @@ std::string readAll(const std::string &path) {
 void putEntry(cache::Cache &c, const std::string &ptx,
               const std::string &target, const std::string &chip,
               const std::string &object, std::vector<std::string> missing = {},
-              std::string compiler = std::string(cache::compilerVersion())) {
+              std::string compiler = std::string(cache::compilerVersion()),
+              std::string_view options = "") {
   cache::Entry e;
-  e.meta.key = cache::moduleKey(ptx, target, chip);
+  e.meta.key = cache::moduleKeyOfPtxHash(cache::Sha256::hex(ptx), target, chip,
+                                         0, options);
   e.meta.target = target;
   e.meta.chip = chip;
   e.meta.compilerVersion = compiler;
@@ -341,6 +343,48 @@ TEST_CASE("hip backend: a target ID with settings finds the best build",
   REQUIRE(shim->cuModuleLoadData(&m, kPTX.c_str()) == CUDA_SUCCESS);
   CHECK_FALSE(shim->handles().owns(m));
   CHECK(take() == "cuModuleLoadData // original\n");
+}
+
+TEST_CASE("hip backend: one warp a wave on wave64 devices", "[shim]") {
+  // ZLUDA_SHIM_WARPS_PER_WAVE=1 on gfx942: the one-warp-a-wave build is
+  // served (not the default one), launched with twice the threads in x; a
+  // block whose x is not a multiple of 32, or of more than 512 threads, is
+  // refused.
+  setenv("RECORDER_GCN_ARCH", "gfx942", 1);
+  setenv("ZLUDA_SHIM_WARPS_PER_WAVE", "1", 1);
+  struct Unset {
+    ~Unset() {
+      unsetenv("RECORDER_GCN_ARCH");
+      unsetenv("ZLUDA_SHIM_WARPS_PER_WAVE");
+    }
+  } unset;
+  Fixture fx("hip");
+  putEntry(fx.store, kPTX, "amdgpu", "gfx942", "// two warps a wave\n");
+  putEntry(fx.store, kPTX, "amdgpu", "gfx942", "// one warp a wave\n", {},
+           std::string(cache::compilerVersion()), cache::kOneWarpPerWave);
+  auto shim = fx.make();
+  CUmodule m = nullptr;
+  REQUIRE(shim->cuModuleLoadData(&m, kPTX.c_str()) == CUDA_SUCCESS);
+  CHECK(take() == "hipModuleLoadData // one warp a wave\n");
+  CHECK(fx.log().find("amdgpu:gfx942 one-warp-a-wave key=") !=
+        std::string::npos);
+  CUfunction f = nullptr;
+  REQUIRE(shim->cuModuleGetFunction(&f, m, "k") == CUDA_SUCCESS);
+  take();
+  void *params[] = {nullptr};
+  REQUIRE(shim->cuLaunchKernel(f, 2, 1, 1, 64, 1, 1, 0, nullptr, params,
+                               nullptr) == CUDA_SUCCESS);
+  CHECK(take() == "hipModuleLaunchKernel hip-function k grid 2 block 128 "
+                  "shmem 0 stream 0 params\n");
+  CHECK(shim->cuLaunchKernel(f, 1, 1, 1, 48, 1, 1, 0, nullptr, params,
+                             nullptr) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(shim->cuLaunchKernel(f, 1, 1, 1, 1024, 1, 1, 0, nullptr, params,
+                             nullptr) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(take().empty());
+  unsigned bx = 32;
+  CHECK(oneWarpPerWaveBlock(bx, 8, 2));
+  CHECK(bx == 64);
+  CHECK_FALSE(oneWarpPerWaveBlock(bx = 32, 8, 3));
 }
 
 TEST_CASE("hip backend: gcnArchName, handles, launches", "[shim]") {
