@@ -403,7 +403,7 @@ def describe(a: int, b: int, c: int, nv: int, us: int) -> str:
 
 
 def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str, count: int | None,
-               block: int = CHUNK) -> dict:
+               block: int = CHUNK, warps_per_wave: int = 2) -> dict:
   fam = case['family']
   rec = {'family': fam, 'suite': case['suite'], 'arch': arch}
   if ref is not None and 'error' in ref:
@@ -412,8 +412,8 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
   full_n = n
   if count: n = min(n, (count + CHUNK - 1) // CHUNK * CHUNK)
   hsaco = os.path.join(tmp, f'{fam}.{arch}.hsaco')
-  r = subprocess.run([tool, 'compile', os.path.join(SWEEPS, f'{fam}.ptx'), '--arch', arch, '-o', hsaco],
-                     capture_output=True, text=True)
+  r = subprocess.run([tool, 'compile', os.path.join(SWEEPS, f'{fam}.ptx'), '--arch', arch, '-o', hsaco,
+                      '--warps-per-wave', str(warps_per_wave)], capture_output=True, text=True)
   if r.returncode:
     why = next((l for l in r.stderr.splitlines() if 'error' in l), r.stderr.strip()[:200])
     return {**rec, 'status': 'compile-error', 'why': why}
@@ -429,7 +429,9 @@ def run_family(ar, tool: str, arch: str, case: dict, ref: dict | None, tmp: str,
   o = ar.Buffer(b'\xab' * (8 * n))  # poisoned as the harness does
   t0 = time.perf_counter()
   try:
-    ar.run(code, 'k', (n // block, 1, 1), (block, 1, 1), [o, *bufs, n], dynamic_lds=case['shared'])
+    # One warp a wave (wave64): launched as the runtime shim does, with twice the threads in x.
+    spread = 2 if warps_per_wave == 1 and arch.startswith('gfx9') else 1
+    ar.run(code, 'k', (n // block, 1, 1), (block * spread, 1, 1), [o, *bufs, n], dynamic_lds=case['shared'])
   except ar.KernelTrap as e:
     return {**rec, 'status': 'not-runnable', 'why': f'trap: {str(e)[:200]}'}
   except ar.RunnerError as e:
@@ -527,7 +529,8 @@ def worker(args) -> int:
                'why': 'family not in the reference file'}
       else:
         try:
-          rec = run_family(ar, args.tool, args.arch, cases[fam], ref, tmp, args.count, args.block)
+          rec = run_family(ar, args.tool, args.arch, cases[fam], ref, tmp, args.count, args.block,
+                           args.warps_per_wave)
         except Exception as e:  # the emulator failing in a way the runner does not classify
           rec = {'family': fam, 'suite': cases[fam]['suite'], 'arch': args.arch, 'status': 'not-runnable',
                  'why': f'{type(e).__name__}: {str(e)[:300]}'}
@@ -552,7 +555,7 @@ def run_all(args, fams: list[str]) -> list[dict]:
            '--worker-families', *todo]
     if args.reference: cmd += ['--reference', args.reference]
     if args.count: cmd += ['--count', str(args.count)]
-    cmd += ['--block', str(args.block)]
+    cmd += ['--block', str(args.block), '--warps-per-wave', str(args.warps_per_wave)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     current = None
     for line in p.stdout:
@@ -734,6 +737,8 @@ def main() -> int:
   p.add_argument('--block', type=int, default=CHUNK,
                  help='threads a block (NVIDIA\'s reference: 256); other sizes compare with a reference written here '
                       '(--write-reference) at the same size, e.g. wave64 against wave32 with waves left half empty')
+  p.add_argument('--warps-per-wave', type=int, choices=(1, 2), default=2,
+                 help='wave64: PTX warps a wave (1: compiled so and launched with twice the threads in x)')
   p.add_argument('--count', type=int, help='compare only the first COUNT inputs of each family (whole chunks)')
   p.add_argument('-k', dest='only', nargs='*')
   p.add_argument('--jsonl', help='results, one JSON line a family; families already there (this arch) are not rerun')
