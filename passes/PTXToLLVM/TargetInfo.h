@@ -95,6 +95,16 @@ public:
   virtual mlir::Value createShuffle(mlir::OpBuilder &b, mlir::Location loc,
                                     mlir::Value value, mlir::Value srcLane,
                                     mlir::Value memberMask) const = 0;
+  /// A shuffle whose source lane is the same function of the lane in every
+  /// warp: lane j = ((i & andMask) | orMask) ^ xorMask (5-bit masks, i the
+  /// lane in the warp), as the target's own permute of fixed pattern; null
+  /// to use createShuffle.
+  virtual mlir::Value createFixedShuffle(mlir::OpBuilder &b, mlir::Location loc,
+                                         mlir::Value value, unsigned andMask,
+                                         unsigned orMask,
+                                         unsigned xorMask) const {
+    return {};
+  }
   /// The mask of the lanes of `memberMask` (32 bits) for which `pred`
   /// holds.
   virtual mlir::Value createBallot(mlir::OpBuilder &b, mlir::Location loc,

@@ -432,6 +432,17 @@ public:
     return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
   }
 
+  Value createFixedShuffle(OpBuilder &b, Location loc, Value value,
+                           unsigned andMask, unsigned orMask,
+                           unsigned xorMask) const override {
+    // ds_swizzle_b32 in bit mode permutes within groups of 32 lanes, a warp
+    // on wave32 and on wave64 alike: no lane index to compute, no address.
+    int64_t offset = (andMask & 31) | (orMask & 31) << 5 | (xorMask & 31) << 10;
+    return ROCDL::DsSwizzleOp::create(
+        b, loc, b.getI32Type(), value,
+        LLVM::ConstantOp::create(b, loc, b.getI32Type(), offset));
+  }
+
   Value createBallot(OpBuilder &b, Location loc, Value pred,
                      Value memberMask) const override {
     return LLVM::AndOp::create(b, loc, warpBallot(b, loc, pred), memberMask);

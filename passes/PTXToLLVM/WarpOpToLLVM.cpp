@@ -8,6 +8,8 @@
 
 #include "passes/PTXToLLVM/PatternPTXToLLVM.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace zluda::ptx;
 using namespace zluda::ptx::lowering;
@@ -33,6 +35,29 @@ Results lowerShfl(OpTy op, ValueRange args, ModifiersAttr mods,
   Location loc = op.getLoc();
   Type i32 = b.getI32Type();
   Value a = castTo(b, loc, args[0], i32);
+  // Constant b and c with the clamp at 31 (__shfl_xor_sync and __shfl_sync
+  // with a constant lane, any width): bfly (b within the segment) and idx
+  // read a lane that is the same function of the lane in every warp and
+  // always valid: the target's fixed permute where it has one.
+  APInt bc, cc;
+  if (matchPattern(args[1], m_ConstantInt(&bc)) &&
+      matchPattern(args[2], m_ConstantInt(&cc)) &&
+      (cc.getZExtValue() & 31) == 31) {
+    unsigned bk = bc.getZExtValue() & 31;
+    unsigned seg = cc.getZExtValue() >> 8 & 31;
+    Value d;
+    if (*mods.getMode() == Mode::bfly && (bk & seg) == 0)
+      d = l.target.createFixedShuffle(b, loc, a, 31, 0, bk);
+    else if (*mods.getMode() == Mode::idx)
+      d = l.target.createFixedShuffle(b, loc, a, seg, bk & ~seg & 31, 0);
+    if (d) {
+      SmallVector<Value> results = {
+          castTo(b, loc, d, op->getResult(0).getType())};
+      if (op->getNumResults() > 1)
+        results.push_back(constInt(b, loc, b.getI1Type(), 1));
+      return results;
+    }
+  }
   Value bv = LLVM::AndOp::create(b, loc, castTo(b, loc, args[1], i32),
                                  constInt(b, loc, i32, 31));
   Value c = castTo(b, loc, args[2], i32);

@@ -982,6 +982,8 @@ class Dispatch:
             # The emulator's pcode for v_rndne_f32 is floor(x + 0.5) with a tie fix-up: it loses the sign of
             # -0 and of negative values rounding to zero, and x + 0.5 rounds (0.49999997 -> 1.0).
             'V_RNDNE_F32_E32': Dispatch._v_rndne_f32,
+            # ds_swizzle_b32: the emulator cannot compile it (its pcode does not parse).
+            'DS_SWIZZLE_B32': Dispatch._ds_swizzle,
             # The emulator's DS d16 loads write the loaded value zero- or sign-extended into the whole VGPR: the
             # other half is not kept and the _HI forms load into the low half (LLVM's true16 code on gfx11+ keeps
             # two 16-bit values in one VGPR and reads LDS this way).
@@ -1047,6 +1049,27 @@ class Dispatch:
     else:
       for i in active: tmp[lane_of(i)] = v[data0 * ws + i]
     for i in active: v[vdst * ws + i] = tmp[i]
+    self._set_pc(w, inst.pc + inst.size)
+
+  def _ds_swizzle(self, w, inst):
+    """ds_swizzle_b32 (the emulator cannot compile it): in groups of 32 lanes, bit mode (offset[15] = 0) reads lane
+    ((i & and) | or) ^ xor of the group, quad mode (offset[15] = 1) lane sel[i % 4] of each 4; a disabled source
+    lane reads 0; gfx10+'s FFT and rotate modes (offset >= 0xe000) are refused (defects.py: ds_swizzle)."""
+    em, s, v, ws = self.em, w.s, w.v, self.wave_size
+    w0, w1 = int.from_bytes(inst.raw[:4], 'little'), int.from_bytes(inst.raw[4:8], 'little')
+    if self.arch == 'cdna' and w0 >> 25 & 1: raise UnsupportedByEmulator(f'{inst.name} into an accumulation VGPR')
+    offset, data0, vdst = w0 & 0xffff, w1 & 0xff, w1 >> 24 & 0xff   # (the source is the ADDR field)
+    if offset >= 0xe000: raise UnsupportedByEmulator(f'{inst.name} in FFT or rotate mode (offset {offset:#x})')
+    exec_mask = s[em.EXEC_LO] | (s[em.EXEC_LO + 1] << 32 if ws == 64 else 0)
+    def src(i: int) -> int:
+      if offset & 0x8000: return i & ~3 | (offset >> (2 * (i & 3)) & 3)
+      return i & ~31 | (((i & 31) & (offset & 31)) | (offset >> 5 & 31)) ^ (offset >> 10 & 31)
+    out = {}
+    for i in range(ws):
+      if exec_mask >> i & 1:
+        j = src(i)
+        out[i] = v[data0 * ws + j] if exec_mask >> j & 1 else 0
+    for i, x in out.items(): v[vdst * ws + i] = x
     self._set_pc(w, inst.pc + inst.size)
 
   def _set_pc(self, w: _Wave, pc: int):

@@ -594,6 +594,17 @@ target:
 \tv_mov_b32 v3, 0
 \tv_max_f32_e32 v1, v2, v3""",
     expect=lambda inp: [0] * len(inp)),
+  **{f'ds_swizzle{"" if arch == "gfx1100" else "_" + arch}': dict(
+    arch=arch,
+    about='ds_swizzle_b32 cannot be compiled by the emulator (its pcode does not parse on RDNA or CDNA); our shfl '
+          'with constant operands uses its bit mode: swizzle(SWAP,1) gives lane i ^ 1',
+    body=f"""\tv_add_nc_u32 v2, 100, v0
+\tds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
+\t{_wait_ds(arch)}""" if arch != 'gfx942' else """\tv_add_u32 v2, 100, v0
+\tds_swizzle_b32 v1, v2 offset:swizzle(SWAP,1)
+\ts_waitcnt lgkmcnt(0)""",
+    expect=lambda inp: [100 + (i ^ 1) for i in range(len(inp))])
+    for arch in ('gfx1100', 'gfx942')},
   'gfx12_atomic_pk_add_bf16': dict(
     arch='gfx1201',
     about='RDNA4 global_atomic_pk_add_bf16 adds the raw bits as integers (the pcode parser has no bf16 type): '

@@ -1,7 +1,8 @@
 // The Warp family (WarpOpToLLVM.cpp) from ptx-dialect input: shfl's source
 // lane (up/down/bfly/idx with the clamp and segment mask of c, the lane's
 // own value when out of range, the predicate of validity) read through
-// ds_bpermute (NVPTX: shfl.sync idx with the member mask); vote through a
+// ds_bpermute, or ds_swizzle for a constant bfly (NVPTX: shfl.sync idx
+// with the member mask); vote through a
 // ballot masked by the member mask (any, all, uni, ballot); redux and match
 // reading each lane at a constant index with readlane (redux skipping lanes
 // outside the mask, from the operation's identity); activemask;
@@ -31,8 +32,7 @@
 // W64: rocdl.mbcnt.hi
 // W64: rocdl.ds_bpermute
 // W64-LABEL: llvm.func internal @shfl_bfly(
-// W64: rocdl.mbcnt.hi
-// W64: rocdl.ds_bpermute
+// W64: rocdl.ds_swizzle
 // W64-LABEL: llvm.func internal @vote_ballot(
 // W64: %[[B:.*]] = rocdl.ballot %{{.*}} : i64
 // W64: %[[H:.*]] = llvm.lshr %[[B]], %{{.*}} : i64
@@ -139,12 +139,12 @@ module {
     %3 = ptx.shfl "up.sync.b32" %a, %0, %1, %2 : (i32, i32, i32, i32) -> i32
     ptx.ret %3 : i32
   }
+  // bfly with constant b and c: a fixed permute, ds_swizzle with and 31
+  // and xor 4 (shfl-fixed.ptx has the other shapes).
   // CHECK-LABEL: llvm.func internal @shfl_bfly(
-  // CHECK: %[[L0:.*]] = rocdl.mbcnt.lo
-  // CHECK: %[[LANE:.*]] = llvm.and %[[L0]], %{{.*}} : i32
-  // CHECK: %[[J:.*]] = llvm.xor %[[LANE]], %{{.*}} : i32
-  // CHECK: llvm.icmp "sle" %[[J]], %{{.*}} : i32
-  // CHECK: rocdl.ds_bpermute
+  // CHECK: %[[O:.*]] = llvm.mlir.constant(4127 : i32) : i32
+  // CHECK: rocdl.ds_swizzle %{{.*}}, %[[O]] : (i32, i32) -> i32
+  // CHECK-NOT: rocdl.ds_bpermute
   ptx.func @shfl_bfly attributes {
       params = [#ptx.param<name = "a", space = reg, type = b32>],
       returns = [#ptx.param<name = "d", space = reg, type = b32>]} {
