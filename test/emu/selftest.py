@@ -97,6 +97,34 @@ def check_shfl_reduce(code):
   return [('out', out.read(), pack(exp_out)), ('sums', sums.read(), pack(exp_sums))]
 
 
+# shfl_fixed.ptx's shapes, in its order: (mode, b, c).
+SHFL_SHAPES = [('bfly', 1, 31), ('bfly', 2, 31), ('bfly', 4, 31), ('bfly', 8, 31), ('bfly', 16, 31), ('bfly', 3, 31), ('bfly', 31, 31), ('bfly', 1, 7711), ('bfly', 1, 7711), ('bfly', 1, 7199), ('bfly', 2, 7199), ('bfly', 1, 6175), ('bfly', 4, 6175), ('bfly', 1, 4127), ('bfly', 8, 4127), ('idx', 0, 31), ('idx', 5, 31), ('idx', 17, 31), ('idx', 31, 31), ('idx', 0, 7199), ('idx', 1, 7199), ('idx', 3, 7199), ('idx', 5, 7199), ('idx', 0, 6175), ('idx', 1, 6175), ('idx', 7, 6175), ('idx', 9, 6175), ('idx', 0, 4127), ('idx', 1, 4127), ('idx', 15, 4127), ('idx', 17, 4127)]
+
+
+def check_shfl_fixed(code):
+  """Both kernels of shfl_fixed.ptx (constant operands: ds_swizzle; registers: ds_bpermute) against PTX's shfl
+  (lanes [minLane, maxLane] from c, the own value and p = 0 outside), blocks of 96: three warps, on wave64 a
+  wave whose upper half is absent."""
+  block = 96
+  rng = random.Random(1)
+  vals = [rng.getrandbits(32) for _ in range(block)]
+  ops = b''.join(struct.pack('<II', b, c) for _, b, c in SHFL_SHAPES)
+  exp = []
+  for t in range(block):
+    for mode, b, c in SHFL_SHAPES:
+      seg, lane, base = c >> 8 & 31, t & 31, t & ~31
+      lo = lane & seg
+      j = lane ^ b if mode == 'bfly' else lo | (b & ~seg)
+      ok = j <= lo | (c & 31 & ~seg)
+      exp += [vals[base + (j if ok else lane)], int(ok)]
+  out = []
+  for k in ('kc', 'kr'):
+    o = ar.Buffer(8 * len(SHFL_SHAPES) * block)
+    ar.run(code, k, (1, 1, 1), (block, 1, 1), [o, ar.Buffer(pack(vals)), ar.Buffer(ops)])
+    out.append((k, o.read(), pack(exp)))
+  return out
+
+
 def check_dyn_smem(code):
   grid, block, k = (5, 1, 1), (128, 1, 1), 12345
   n = grid[0] * block[0]
@@ -213,6 +241,7 @@ def check_cdna_wave64(code):
 
 
 CHECKS = [('ids3d', check_ids1d, 'ids1d'), ('ids3d', check_ids3d, 'ids3d'), ('shfl_reduce', check_shfl_reduce, 'shfl_reduce'),
+          ('shfl_fixed', check_shfl_fixed, 'shfl_fixed'),
           ('dyn_smem', check_dyn_smem, 'dyn_smem'), ('module_var', check_module_var, 'module_var'),
           ('local_array', check_local_array, 'local_array'), ('verify/sweeps/call_indirect', check_call_indirect, 'call_indirect'),
           ('Conversion/PTXToLLVM/alloca', check_alloca, 'alloca'),
