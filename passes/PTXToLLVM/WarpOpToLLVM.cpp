@@ -1,7 +1,7 @@
 //===- WarpOpToLLVM.cpp - Warp-level operations ---------------------------===//
 //
-// shfl.sync in its four modes, vote and ballots, redux, match, activemask
-// and bar.warp.sync, each built on TargetInfo's shuffle, ballot and warp
+// shfl.sync in its four modes, vote and ballots, redux, match, activemask,
+// elect and bar.warp.sync, each built on TargetInfo's shuffle, ballot and warp
 // barrier (docs/lowering.md, "Warps").
 //
 //===----------------------------------------------------------------------===//
@@ -243,6 +243,25 @@ Results lowerActivemask(OpTy op, ValueRange, ModifiersAttr,
                     op->getResult(0).getType()));
 }
 
+template <typename OpTy>
+Results lowerElect(OpTy op, ValueRange args, ModifiersAttr,
+                   ConversionPatternRewriter &b, const Lowering &l) {
+  // elect.sync d|p, membermask: one active lane of the mask is the leader
+  // (the PTX ISA leaves which to the implementation: here the lowest); d is
+  // its lane id in every thread, p true in the leader alone. The active
+  // mask and the lane come from the thread's warp (half a wave on wave64).
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Value mask = castTo(b, loc, args[0], i32);
+  Value cand =
+      LLVM::AndOp::create(b, loc, l.target.createActiveMask(b, loc), mask);
+  Value leader = LLVM::CountTrailingZerosOp::create(b, loc, i32, cand, false);
+  Value lane = l.target.getSpecialRegister(b, loc, SReg::laneid, 0, i32);
+  return SmallVector<Value>{
+      castTo(b, loc, leader, op->getResult(0).getType()),
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, lane, leader)};
+}
+
 /// redux: the integer forms (the float ones and .abs are sm_100's).
 std::string checkRedux(Operation *op, const TargetInfo &) {
   return checkModifiers(op, {},
@@ -266,5 +285,6 @@ void zluda::ptx::lowering::populateWarpPatterns(TypeConverter &converter,
   add(lowerRedux<ReduxOp>, checkRedux);
   add(lowerMatch<MatchOp>);
   add(lowerActivemask<ActivemaskOp>);
+  add(lowerElect<ElectOp>);
   add(lowerWarpBarrier<BarWarpSyncOp>);
 }

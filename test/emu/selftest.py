@@ -125,6 +125,22 @@ def check_shfl_fixed(code):
   return out
 
 
+def check_elect(code):
+  """elect.sync with a member mask a warp, run by the mask's threads only: d is the lowest lane of the mask (the
+  PTX ISA leaves the choice open; this lowering's), p true in that lane; blocks of 160 (five warps: on wave64 the
+  last wave half empty)."""
+  masks = [0xffffffff, 0x80000000, 0x55555550, 0x00010000, 0xfff00000]
+  block = 32 * len(masks)
+  out = ar.Buffer(8 * block)
+  ar.run(code, 'elect', (1, 1, 1), (block, 1, 1), [out, ar.Buffer(pack(masks))])
+  exp = []
+  for t in range(block):
+    m, lane = masks[t // 32], t % 32
+    leader = (m & -m).bit_length() - 1
+    exp += [leader, int(lane == leader)] if m >> lane & 1 else [0, 0]
+  return [('out', out.read(), pack(exp))]
+
+
 def check_dyn_smem(code):
   grid, block, k = (5, 1, 1), (128, 1, 1), 12345
   n = grid[0] * block[0]
@@ -241,7 +257,7 @@ def check_cdna_wave64(code):
 
 
 CHECKS = [('ids3d', check_ids1d, 'ids1d'), ('ids3d', check_ids3d, 'ids3d'), ('shfl_reduce', check_shfl_reduce, 'shfl_reduce'),
-          ('shfl_fixed', check_shfl_fixed, 'shfl_fixed'),
+          ('shfl_fixed', check_shfl_fixed, 'shfl_fixed'), ('elect', check_elect, 'elect'),
           ('dyn_smem', check_dyn_smem, 'dyn_smem'), ('module_var', check_module_var, 'module_var'),
           ('local_array', check_local_array, 'local_array'), ('verify/sweeps/call_indirect', check_call_indirect, 'call_indirect'),
           ('Conversion/PTXToLLVM/alloca', check_alloca, 'alloca'),
