@@ -248,9 +248,9 @@ Results lowerElect(OpTy op, ValueRange args, ModifiersAttr,
                    ConversionPatternRewriter &b, const Lowering &l) {
   // elect.sync d|p, membermask: one active lane of the mask is the leader
   // (the PTX ISA leaves which to the implementation: the lowest, as on the
-  // H200); d is
-  // its lane id in every thread, p true in the leader alone. The active
-  // mask and the lane come from the thread's warp (half a wave on wave64).
+  // H200); d is its lane id in every thread, p true in the leader alone.
+  // The active mask and the lane come from the thread's warp (half a wave
+  // on wave64).
   Location loc = op.getLoc();
   Type i32 = b.getI32Type();
   Value mask = castTo(b, loc, args[0], i32);
