@@ -34,14 +34,12 @@ void Lexer::skipSpaceAndComments() {
       size_t eol = buf.find('\n', pos);
       pos = eol == llvm::StringRef::npos ? buf.size() : eol;
     } else if (c == '/' && peek(1) == '*') {
-      advance();
-      advance();
-      while (pos < buf.size() && !(buf[pos] == '*' && peek(1) == '/'))
+      // Unterminated: left where it starts, for next() to report.
+      size_t end = buf.find("*/", pos + 2);
+      if (end == llvm::StringRef::npos)
+        return;
+      while (pos < end + 2)
         advance();
-      if (pos < buf.size()) {
-        advance();
-        advance();
-      }
     } else {
       return;
     }
@@ -65,6 +63,12 @@ Token Lexer::next() {
   if (pos >= buf.size())
     return make(Token::Eof, start, tokLine, tokCol);
   char c = buf[pos];
+  if (c == '/' && peek(1) == '*') { // a comment without its `*/`
+    pos += 2;
+    Token t = make(Token::Error, start, tokLine, tokCol);
+    pos = buf.size();
+    return t;
+  }
 
   // `.word` and `.word::word` (state spaces, cache levels, modifiers).
   if (c == '.' && (isIdentStart(peek(1)) && peek(1) != '%')) {
@@ -80,10 +84,11 @@ Token Lexer::next() {
     return make(Token::DotWord, start, tokLine, tokCol);
   }
   // Modifiers that start with a digit: `.2d`, `.16x64b`, `.1d`.
-  if (c == '.' && llvm::isDigit(peek(1)) && pos > 0 && isIdentChar(buf[pos - 1])) {
+  if (c == '.' && llvm::isDigit(peek(1)) && pos > 0 &&
+      isIdentChar(buf[pos - 1])) {
     advance();
-    while (pos < buf.size() && (isIdentChar(buf[pos]) ||
-                                (buf[pos] == ':' && peek(1) == ':'))) {
+    while (pos < buf.size() &&
+           (isIdentChar(buf[pos]) || (buf[pos] == ':' && peek(1) == ':'))) {
       if (buf[pos] == ':')
         advance();
       advance();
@@ -172,25 +177,63 @@ Token Lexer::next() {
 
   Token::Kind kind;
   switch (c) {
-  case ',': kind = Token::Comma; break;
-  case ';': kind = Token::Semi; break;
-  case ':': kind = Token::Colon; break;
-  case '{': kind = Token::LBrace; break;
-  case '}': kind = Token::RBrace; break;
-  case '[': kind = Token::LBracket; break;
-  case ']': kind = Token::RBracket; break;
-  case '(': kind = Token::LParen; break;
-  case ')': kind = Token::RParen; break;
-  case '<': kind = Token::LAngle; break;
-  case '>': kind = Token::RAngle; break;
-  case '+': kind = Token::Plus; break;
-  case '-': kind = Token::Minus; break;
-  case '!': kind = Token::Bang; break;
-  case '@': kind = Token::At; break;
-  case '|': kind = Token::Pipe; break;
-  case '=': kind = Token::Equal; break;
-  case '~': kind = Token::Tilde; break;
-  default: kind = Token::Error; break;
+  case ',':
+    kind = Token::Comma;
+    break;
+  case ';':
+    kind = Token::Semi;
+    break;
+  case ':':
+    kind = Token::Colon;
+    break;
+  case '{':
+    kind = Token::LBrace;
+    break;
+  case '}':
+    kind = Token::RBrace;
+    break;
+  case '[':
+    kind = Token::LBracket;
+    break;
+  case ']':
+    kind = Token::RBracket;
+    break;
+  case '(':
+    kind = Token::LParen;
+    break;
+  case ')':
+    kind = Token::RParen;
+    break;
+  case '<':
+    kind = Token::LAngle;
+    break;
+  case '>':
+    kind = Token::RAngle;
+    break;
+  case '+':
+    kind = Token::Plus;
+    break;
+  case '-':
+    kind = Token::Minus;
+    break;
+  case '!':
+    kind = Token::Bang;
+    break;
+  case '@':
+    kind = Token::At;
+    break;
+  case '|':
+    kind = Token::Pipe;
+    break;
+  case '=':
+    kind = Token::Equal;
+    break;
+  case '~':
+    kind = Token::Tilde;
+    break;
+  default:
+    kind = Token::Error;
+    break;
   }
   advance();
   return make(kind, start, tokLine, tokCol);

@@ -165,6 +165,8 @@ public:
   static std::string describe(const Token &t) {
     if (t.is(Token::Eof))
       return "end of file";
+    if (t.is(Token::Error) && t.text == "/*")
+      return "'/*' (a comment without its '*/')";
     return ("'" + t.text + "'").str();
   }
   InFlightDiagnostic error(const Token &t, const Twine &msg) {
@@ -521,6 +523,28 @@ void Parser::prescanBranches(StringRef buffer) {
   }
 }
 
+/// The newest PTX ISA version read (ptxas of CUDA 13.0 reads up to 9.0).
+constexpr unsigned kMaxPtxMajor = 9, kMaxPtxMinor = 0;
+
+/// A `.target` entry ptxas knows: sm_XY or compute_XY (with an `a` or `f`
+/// suffix from sm_90a on), or one of the target options.
+static bool isKnownTarget(StringRef name) {
+  if (name == "texmode_unified" || name == "texmode_independent" ||
+      name == "map_f64_to_f32" || name == "debug")
+    return true;
+  StringRef rest;
+  if (name.starts_with("sm_"))
+    rest = name.drop_front(3);
+  else if (name.starts_with("compute_"))
+    rest = name.drop_front(8);
+  else
+    return false;
+  if (rest.ends_with("a") || rest.ends_with("f"))
+    rest = rest.drop_back();
+  unsigned n = 0;
+  return !rest.empty() && !rest.getAsInteger(10, n) && n >= 10;
+}
+
 OwningOpRef<ModuleOp> Parser::parseModule() {
   OwningOpRef<ModuleOp> owned = ModuleOp::create(loc(tok));
   module = *owned;
@@ -536,7 +560,20 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
                              describe(tok));
         return nullptr;
       }
-      version = consume().text.str();
+      Token v = consume();
+      // ptxas reads PTX ISA 1.0 to 9.0 (CUDA 13.0), spelled major.minor.
+      unsigned major = 0, minor = 0;
+      auto [maj, min] = v.text.split('.');
+      if (!v.is(Token::Float) || maj.getAsInteger(10, major) ||
+          min.getAsInteger(10, minor) || major < 1 ||
+          (major > kMaxPtxMajor ||
+           (major == kMaxPtxMajor && minor > kMaxPtxMinor))) {
+        (void)error(v, "unsupported .version " + v.text + " (PTX ISA 1.0 to " +
+                           Twine(kMaxPtxMajor) + "." + Twine(kMaxPtxMinor) +
+                           " is read)");
+        return nullptr;
+      }
+      version = v.text.str();
       sawVersion = true;
       (void)at;
       continue;
@@ -547,6 +584,12 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
         Token t;
         if (failed(expectIdent(t, "a target name")))
           return nullptr;
+        if (!isKnownTarget(t.text)) {
+          (void)error(t, "unknown .target '" + t.text +
+                             "' (sm_XY, compute_XY, texmode_unified, "
+                             "texmode_independent, map_f64_to_f32, debug)");
+          return nullptr;
+        }
         targets.push_back(StringAttr::get(ctx, t.text));
       } while (consumeIf(Token::Comma));
       continue;
@@ -701,6 +744,8 @@ LogicalResult Parser::parseDirective(Operation *moduleOp) {
         w == "tex")
       return parseVariableDecl(linkage, nullptr);
   }
+  if (tok.is(Token::Error) && tok.text == "/*")
+    return error(tok, "a comment without its '*/'");
   return error(tok, "unsupported module-level construct " + describe(tok));
 }
 
