@@ -34,15 +34,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <unistd.h>
 using namespace zluda;
@@ -461,9 +465,19 @@ int build::runBuild(const BuildOptions &opts) {
     return sa != sb ? sa > sb : a < b;
   });
 
-  unsigned threads = opts.jobs
-                         ? opts.jobs
-                         : llvm::hardware_concurrency().compute_thread_count();
+  // -j is clamped to what the machine can use (4 threads a hardware thread:
+  // a compile waits on I/O little) and to the jobs there are.
+  unsigned hardware = llvm::hardware_concurrency().compute_thread_count();
+  unsigned threads = opts.jobs ? opts.jobs : hardware;
+  if (threads > 4 * hardware) {
+    fmt::print(stderr,
+               "zluda-precompile: warning: -j {}: using {} threads ({} "
+               "hardware threads here)\n",
+               threads, 4 * hardware, hardware);
+    threads = 4 * hardware;
+  }
+  threads = std::max<unsigned>(
+      1, std::min<size_t>(threads, std::max<size_t>(jobs.size(), 1)));
   size_t kernelsTotal = 0;
   for (const Job &j : jobs)
     kernelsTotal += modules[j.module].kernels.size();
@@ -557,11 +571,34 @@ int build::runBuild(const BuildOptions &opts) {
       progress.update(++done, kernelsDone, kernelsTotal);
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back(worker);
-  for (auto &t : pool)
-    t.join();
+  // Threads through pthread_create, which reports a refusal (a process or
+  // memory limit) instead of throwing: the threads started do the work;
+  // with none, this thread does.
+  std::function<void()> work = worker;
+  std::vector<pthread_t> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pthread_t th;
+    int rc = pthread_create(
+        &th, nullptr,
+        [](void *fn) -> void * {
+          (*static_cast<std::function<void()> *>(fn))();
+          return nullptr;
+        },
+        &work);
+    if (rc != 0) {
+      fmt::print(stderr,
+                 "zluda-precompile: warning: could start {} of {} threads "
+                 "({})\n",
+                 pool.size(), threads, std::strerror(rc));
+      threads = std::max<unsigned>(1, pool.size());
+      break;
+    }
+    pool.push_back(th);
+  }
+  if (pool.empty())
+    worker();
+  for (pthread_t th : pool)
+    pthread_join(th, nullptr);
   writeManifest(store);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -10,7 +10,30 @@
 
 using namespace zluda;
 
+namespace {
+
+/// Whether `dir` is a cache (a directory with v1/entries); says why not.
+bool isCache(const std::string &dir, const char *command) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const char *why = nullptr;
+  if (!fs::exists(dir, ec))
+    why = "no such directory";
+  else if (!fs::is_directory(dir, ec))
+    why = "not a directory";
+  else if (!fs::is_directory(fs::path(dir) / "v1" / "entries", ec))
+    why = "not a zluda-precompile cache (no v1/entries)";
+  if (why)
+    fmt::print(stderr, "zluda-precompile: error: cache {}: {}: {}\n", command,
+               dir, why);
+  return !why;
+}
+
+} // namespace
+
 int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
+  if (!isCache(dir, "verify"))
+    return 1;
   cache::Cache store(dir);
   unsigned ok = 0, bad = 0;
   for (const std::string &key : store.keys()) {
@@ -31,6 +54,8 @@ int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
 }
 
 int driver::runCacheList(const std::string &dir) {
+  if (!isCache(dir, "list"))
+    return 1;
   cache::Cache store(dir);
   for (const std::string &key : store.keys()) {
     cache::Entry e;
@@ -47,6 +72,8 @@ int driver::runCacheList(const std::string &dir) {
 }
 
 int driver::runCachePrune(const std::string &dir) {
+  if (!isCache(dir, "prune"))
+    return 1;
   cache::Cache store(dir);
   std::string current(cache::compilerVersion());
   unsigned kept = 0, removed = 0;

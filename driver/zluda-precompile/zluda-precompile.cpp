@@ -399,6 +399,14 @@ int main(int argc, char **argv) {
     return app.exit(e);
   }
   if (*compileCmd) {
+    // `--arch ""` (or only commas) names no processor: an error, never a
+    // silent MLIR dump into the output meant for a code object.
+    if (compileCmd->count("--arch") &&
+        llvm::StringRef(compile.arch).trim(", ").empty()) {
+      fmt::print(stderr,
+                 "zluda-precompile: error: --arch names no processor\n");
+      return 1;
+    }
     // With processors, the natural product is their code: a code object
     // (the NVPTX target's is PTX text); without, the verified dialect.
     if (compile.emit.empty())
