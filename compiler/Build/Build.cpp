@@ -546,7 +546,12 @@ int build::runBuild(const BuildOptions &opts) {
           entry.object = std::move(object);
           if (!store.write(entry, err)) {
             job.status = Status::failed;
-            job.error = err;
+            job.error = "cannot write its cache entry: " + err;
+            std::lock_guard<std::mutex> lock(mutex);
+            fmt::print(stderr,
+                       "zluda-precompile: error: cannot write cache entry "
+                       "{}: {}\n",
+                       store.entryPath(job.key), err);
           }
         }
         if (job.status != Status::compiled && opts.failFast)

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <random>
 
 #include <dirent.h>
@@ -318,9 +319,18 @@ std::string Cache::entryPath(std::string_view key) const {
 
 ReadStatus Cache::read(std::string_view key, Entry &out,
                        std::string &error) const {
-  std::string bytes;
-  if (!readFile(entryPath(key), bytes))
+  std::string bytes, path = entryPath(key);
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
     return ReadStatus::missing;
+  if (!S_ISREG(st.st_mode)) { // a directory, a link...: never followed
+    error = "not a regular file";
+    return ReadStatus::corrupt;
+  }
+  if (!readFile(path, bytes)) {
+    error = std::string("cannot read it: ") + std::strerror(errno);
+    return ReadStatus::corrupt;
+  }
   ReadStatus s = parseEntry(bytes, out, error);
   if (s == ReadStatus::ok && out.meta.key != key) {
     error = "entry holds another key";
@@ -364,7 +374,9 @@ bool Cache::write(const Entry &entry, std::string &error) const {
 }
 
 void Cache::remove(std::string_view key) const {
-  ::unlink(entryPath(key).c_str());
+  // Whatever stands there: a file, or a directory made in its place.
+  std::error_code ec;
+  std::filesystem::remove_all(entryPath(key), ec);
 }
 
 std::vector<std::string> Cache::keys() const {
