@@ -50,6 +50,30 @@ struct CompileOptions {
   std::vector<std::string> link; ///< modules defining what input uses .extern
 };
 
+/// `compile` reads PTX (or MLIR) text: a binary given instead is named, with
+/// the subcommand that reads it, never echoed in a diagnostic.
+bool isText(llvm::StringRef path, llvm::StringRef bytes) {
+  const char *kind = nullptr;
+  if (bytes.starts_with("\x7f"
+                        "ELF"))
+    kind = "an ELF file (executable, library or object)";
+  else if (bytes.starts_with("!<arch>\n"))
+    kind = "an archive";
+  else if (bytes.starts_with("\x50\xed\x55\xba") ||
+           bytes.starts_with("\xb1\x43\x62\x46"))
+    kind = "a fatbin";
+  else if (bytes.take_front(4096).contains('\0'))
+    kind = "binary data";
+  if (!kind)
+    return true;
+  fmt::print(stderr,
+             "zluda-precompile: error: {} is {}, not PTX text: `build` "
+             "compiles the PTX inside binaries (`list` and `extract` show "
+             "it)\n",
+             path.str(), kind);
+  return false;
+}
+
 int runCompile(const CompileOptions &opts) {
   mlir::DialectRegistry registry;
   zluda::registerDialects(registry);
@@ -66,6 +90,8 @@ int runCompile(const CompileOptions &opts) {
     fmt::print(stderr, "zluda-precompile: error: {}\n", error);
     return 1;
   }
+  if (!isText(opts.input, buffer->getBuffer()))
+    return 1;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -91,6 +117,8 @@ int runCompile(const CompileOptions &opts) {
       fmt::print(stderr, "zluda-precompile: error: {}\n", error);
       return 1;
     }
+    if (!isText(path, buf->getBuffer()))
+      return 1;
     linkedSources.push_back(std::make_unique<llvm::SourceMgr>());
     linkedSources.back()->AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
     mlir::OwningOpRef<mlir::ModuleOp> other =
