@@ -159,7 +159,7 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
   mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
     if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
       return mlir::success();
-    std::string text = d.str();
+    std::string text = userDiagnostic(d.str());
     ++job.reasons[reasonOf(text)];
     std::string loc = locationText(d.getLocation());
     if (first.empty())

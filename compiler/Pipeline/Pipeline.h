@@ -4,6 +4,7 @@
 #ifndef ZLUDA_COMPILER_PIPELINE_PIPELINE_H
 #define ZLUDA_COMPILER_PIPELINE_PIPELINE_H
 
+#include "compiler/Frontend/Diagnostics.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/OwningOpRef.h"

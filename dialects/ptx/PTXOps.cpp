@@ -15,8 +15,7 @@ using namespace zluda::ptx;
 // Syntax: `ptx.<opcode> "<modifiers>" operands attr-dict : functional-type`.
 // The modifiers are a string because PTX spellings such as `shared::cta`,
 // `2d` and `L2::64B` are not MLIR keywords.
-ParseResult zluda::ptx::parseInstOp(OpAsmParser &parser,
-                                    OperationState &result,
+ParseResult zluda::ptx::parseInstOp(OpAsmParser &parser, OperationState &result,
                                     const InstSpec &spec) {
   std::string text;
   SMLoc modsLoc = parser.getCurrentLocation();
@@ -124,6 +123,28 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   }
 
   std::optional<TypeKind> type = mods.getType();
+  // atom/red: the types each operation takes (ptxas's rules).
+  if (type && mods.getRedOp() && isa<AtomOp, RedOp>(op)) {
+    ReduceOp red = *mods.getRedOp();
+    TypeKind t = *type;
+    const char *need = nullptr;
+    if (red == ReduceOp::cas && t != TypeKind::b16 && t != TypeKind::b32 &&
+        t != TypeKind::b64 && t != TypeKind::b128)
+      need = ".b16, .b32, .b64 or .b128";
+    else if (red == ReduceOp::exch && t != TypeKind::b32 &&
+             t != TypeKind::b64 && t != TypeKind::b128)
+      need = ".b32, .b64 or .b128";
+    else if ((red == ReduceOp::and_ || red == ReduceOp::or_ ||
+              red == ReduceOp::xor_) &&
+             t != TypeKind::b32 && t != TypeKind::b64)
+      need = ".b32 or .b64";
+    else if ((red == ReduceOp::inc || red == ReduceOp::dec) &&
+             t != TypeKind::u32)
+      need = ".u32";
+    if (need)
+      return op->emitOpError(".") << stringifyReduceOp(red) << " takes " << need
+                                  << ", not ." << stringifyTypeKind(t);
+  }
   if (type && op->getNumResults() == 1 && spec.has(p::SameWidth)) {
     unsigned expected = getTypeBitWidth(*type);
     if (mods.getMode() == Mode::wide)
@@ -131,8 +152,9 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     unsigned actual = getValueBitWidth(op->getResult(0).getType());
     if (actual != expected)
       return op->emitOpError("result of ")
-             << actual << " bits does not match the ." << stringifyTypeKind(*type)
-             << " instruction type (" << expected << " bits)";
+             << actual << " bits does not match the ."
+             << stringifyTypeKind(*type) << " instruction type (" << expected
+             << " bits)";
   }
   if (spec.has(p::PredResult))
     for (Type t : op->getResultTypes())
@@ -164,7 +186,7 @@ LogicalResult GlobalOp::verify() {
   case StateSpace::tex:
     break;
   default:
-    return emitOpError("cannot declare a module-scope variable in ." )
+    return emitOpError("cannot declare a module-scope variable in .")
            << stringifyStateSpace(getSpace());
   }
   if (auto dims = getDims())
@@ -213,8 +235,7 @@ template <typename FnOp> static LogicalResult verifyFunctionLike(FnOp op) {
     auto ptr = dyn_cast<PtrType>(arg.getType());
     if (isParamSpace != (ptr && ptr.getSpace() == StateSpace::param))
       return op.emitOpError("parameter '")
-             << decl.getName() << "' has block argument type "
-             << arg.getType();
+             << decl.getName() << "' has block argument type " << arg.getType();
   }
   return success();
 }
@@ -231,7 +252,8 @@ LogicalResult FuncOp::verify() {
   if (auto rets = getReturns())
     for (Attribute a : *rets)
       if (cast<ParamAttr>(a).getSpace() == StateSpace::reg)
-        regReturns.push_back(getRegisterType(getContext(), cast<ParamAttr>(a).getType()));
+        regReturns.push_back(
+            getRegisterType(getContext(), cast<ParamAttr>(a).getType()));
   WalkResult r = getBody().walk([&](RetOp ret) {
     if (TypeRange(ret.getValues()) != TypeRange(regReturns)) {
       ret.emitOpError("must return the ")
@@ -267,7 +289,8 @@ LogicalResult SRegOp::verify() {
 
 LogicalResult CallOp::verify() {
   if (static_cast<bool>(getCallee()) == static_cast<bool>(getTarget()))
-    return emitOpError("needs exactly one of a callee symbol or a target address");
+    return emitOpError(
+        "needs exactly one of a callee symbol or a target address");
   return success();
 }
 

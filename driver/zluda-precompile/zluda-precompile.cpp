@@ -95,6 +95,17 @@ int runCompile(const CompileOptions &opts) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // Messages in PTX's terms (zluda::userDiagnostic), notes included.
+  context.getDiagEngine().registerHandler([&](mlir::Diagnostic &d) {
+    handler.emitDiagnostic(d.getLocation(), zluda::userDiagnostic(d.str()),
+                           d.getSeverity());
+    for (mlir::Diagnostic &note : d.getNotes())
+      if (!llvm::StringRef(note.str()).starts_with("see current operation"))
+        handler.emitDiagnostic(note.getLocation(),
+                               zluda::userDiagnostic(note.str()),
+                               note.getSeverity());
+    return mlir::success();
+  });
 
   auto start = std::chrono::steady_clock::now();
   mlir::OwningOpRef<mlir::ModuleOp> owned =

@@ -1,4 +1,5 @@
 // Tests of the PTX lexer: token kinds, spellings and positions.
+#include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/PTXLexer.h"
 
 #include <catch2/catch.hpp>
@@ -49,8 +50,8 @@ TEST_CASE("numeric literals of every PTX form") {
 }
 
 TEST_CASE("malformed literals are error tokens") {
-  CHECK(lexAll("0f3F80")[0].is(Token::Error));      // too few hex digits
-  CHECK(lexAll("12abc")[0].is(Token::Error));       // junk after digits
+  CHECK(lexAll("0f3F80")[0].is(Token::Error)); // too few hex digits
+  CHECK(lexAll("12abc")[0].is(Token::Error));  // junk after digits
   CHECK(lexAll("\"unterminated")[0].is(Token::Error));
   CHECK(lexAll("#")[0].is(Token::Error));
 }
@@ -61,11 +62,11 @@ TEST_CASE("registers, labels and punctuation") {
   for (auto &t : toks)
     kinds.push_back(t.kind);
   std::vector<Token::Kind> expected = {
-      Token::At,       Token::Bang,     Token::Ident,  Token::Ident,
-      Token::Ident,    Token::Semi,     Token::Ident,  Token::LAngle,
-      Token::Integer,  Token::RAngle,   Token::LBracket, Token::Ident,
-      Token::Plus,     Token::Minus,    Token::Integer, Token::RBracket,
-      Token::LBrace,   Token::Ident,    Token::Pipe,   Token::Ident,
+      Token::At,      Token::Bang,   Token::Ident,    Token::Ident,
+      Token::Ident,   Token::Semi,   Token::Ident,    Token::LAngle,
+      Token::Integer, Token::RAngle, Token::LBracket, Token::Ident,
+      Token::Plus,    Token::Minus,  Token::Integer,  Token::RBracket,
+      Token::LBrace,  Token::Ident,  Token::Pipe,     Token::Ident,
       Token::RBrace};
   CHECK(kinds == expected);
   CHECK(toks[4].text == "$L__BB0_2");
@@ -77,4 +78,20 @@ TEST_CASE("comments are skipped and positions are 1-based") {
   CHECK(toks[0].text == "add");
   CHECK(toks[0].line == 3);
   CHECK(toks[0].col == 13);
+}
+
+TEST_CASE("diagnostics speak PTX: op names become mnemonics and directives") {
+  using zluda::userDiagnostic;
+  CHECK(userDiagnostic("'ptx.add' op result of 64 bits") ==
+        "add: result of 64 bits");
+  CHECK(userDiagnostic("'ptx.global' op alignment 3 is not a power of two") ==
+        ".global: alignment 3 is not a power of two");
+  CHECK(userDiagnostic("'ptx.local_var' op alignment 3") ==
+        ".local: alignment 3");
+  // Another dialect's verifier failing is the lowering's fault, not the
+  // input's: said so.
+  CHECK(userDiagnostic("'llvm.cmpxchg' op operand #1 must be signless") ==
+        "internal compiler error (llvm.cmpxchg): operand #1 must be signless");
+  CHECK(userDiagnostic("unsupported: tex.1d") == "unsupported: tex.1d");
+  CHECK(userDiagnostic("'quoted' but not an op") == "'quoted' but not an op");
 }

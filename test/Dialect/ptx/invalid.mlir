@@ -200,3 +200,43 @@ ptx.entry @k attributes {params = []} {
   %0 = ptx.sreg <tid.w> : i32
   ptx.ret
 }
+
+// -----
+
+ptx.entry @k attributes {params = []} {
+  %c = ptx.constant 1 : i64
+  %f = ptx.constant 1.0 : f32
+  // expected-error @+1 {{'ptx.atom' op .cas takes .b16, .b32, .b64 or .b128, not .f32}}
+  %0 = ptx.atom "global.cas.f32" %c, %f, %f : (i64, f32, f32) -> f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k attributes {params = []} {
+  %c = ptx.constant 1 : i64
+  %v = ptx.constant 1 : i32
+  // expected-error @+1 {{'ptx.atom' op .exch takes .b32, .b64 or .b128, not .u32}}
+  %0 = ptx.atom "global.exch.u32" %c, %v : (i64, i32) -> i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k attributes {params = []} {
+  %c = ptx.constant 1 : i64
+  %v = ptx.constant 1 : i32
+  // expected-error @+1 {{'ptx.red' op .and takes .b32 or .b64, not .u32}}
+  ptx.red "global.and.u32" %c, %v : (i64, i32) -> ()
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k attributes {params = []} {
+  %c = ptx.constant 1 : i64
+  %v = ptx.constant 1 : i32
+  // expected-error @+1 {{'ptx.atom' op .inc takes .u32, not .s32}}
+  %0 = ptx.atom "global.inc.s32" %c, %v : (i64, i32) -> i32
+  ptx.ret
+}
