@@ -19,3 +19,9 @@ tools = ["zluda-opt", "zluda-precompile", "zluda-shim-probe", "FileCheck", "not"
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 # The stand-in driver library of the runtime shim's tests.
 config.substitutions.append(("%recorder_driver", os.path.join(config.zluda_obj_root, "test", "unit", "libzluda-recorder-driver.so")))
+# A small file system of the test's own (a full disk): a tmpfs mounted in a
+# private mount namespace (unshare -rm), where the kernel allows it.
+import subprocess
+if subprocess.run(["sh", "-c", "unshare -rm sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=8k tmpfs $d'"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("private-tmpfs")

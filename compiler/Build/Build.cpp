@@ -234,7 +234,9 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
 
 /// Writes DIR/v1/manifest.json from every entry present, under a lock so
 /// that concurrent builds do not interleave their manifests.
-void writeManifest(const cache::Cache &c) {
+/// Writes v1/manifest.json atomically; on failure (a full disk, a read-only
+/// cache) nothing of it is left and `error` says why.
+bool writeManifest(const cache::Cache &c, std::string &error) {
   std::string lockPath = c.root() + "/v1/lock";
   int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock >= 0)
@@ -270,15 +272,28 @@ void writeManifest(const cache::Cache &c) {
                       llvm::json::Value(llvm::json::Object{
                           {"version", 1}, {"entries", std::move(entries)}}));
   std::string tmp = c.root() + "/v1/tmp/manifest." + std::to_string(getpid());
+  std::string final = c.root() + "/v1/manifest.json";
+  std::error_code ec;
   {
-    std::error_code ec;
     llvm::raw_fd_ostream out(tmp, ec);
-    if (!ec)
+    if (!ec) {
       out << text;
+      out.flush();
+      if (out.has_error()) {
+        ec = out.error();
+        out.clear_error(); // (else its destructor aborts: "IO failure")
+      }
+    }
   }
-  llvm::sys::fs::rename(tmp, c.root() + "/v1/manifest.json");
+  if (!ec)
+    ec = llvm::sys::fs::rename(tmp, final);
+  if (ec) {
+    llvm::sys::fs::remove(tmp);
+    error = "cannot write " + final + ": " + ec.message();
+  }
   if (lock >= 0)
     ::close(lock);
+  return !ec;
 }
 
 } // namespace
@@ -604,7 +619,10 @@ int build::runBuild(const BuildOptions &opts) {
     worker();
   for (pthread_t th : pool)
     pthread_join(th, nullptr);
-  writeManifest(store);
+  std::string manifestError;
+  bool manifestOk = writeManifest(store, manifestError);
+  if (!manifestOk)
+    fmt::print(stderr, "zluda-precompile: error: {}\n", manifestError);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -717,5 +735,5 @@ int build::runBuild(const BuildOptions &opts) {
                              {"seconds", seconds},
                              {"results", std::move(results)}}));
   }
-  return inputErrors || failed || partial ? 1 : 0;
+  return inputErrors || failed || partial || !manifestOk ? 1 : 0;
 }

@@ -31,6 +31,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
@@ -132,9 +133,29 @@ linkCodeObject(llvm::ArrayRef<std::string> objects) {
     if (ec)
       return makeError("cannot write " + in + ": " + ec.message());
     os << object;
+    os.flush();
+    if (os.has_error()) { // a full disk: an error, not an abort
+      std::error_code werr = os.error();
+      os.clear_error();
+      return makeError("cannot write a temporary file for the linker: " +
+                       werr.message());
+    }
   }
   if (auto ec = llvm::sys::fs::createTemporaryFile("zluda", "hsaco", out))
     return makeError("cannot create a temporary file: " + ec.message());
+  // lld writes its output through a mapping of the file, which faults
+  // (SIGBUS, the whole process) when the file system is full: refuse to
+  // link without room for the output (at most the inputs' size, twice).
+  uint64_t need = 64 * 1024;
+  for (const std::string &object : objects)
+    need += 2 * object.size();
+  llvm::ErrorOr<llvm::sys::fs::space_info> space =
+      llvm::sys::fs::disk_space(llvm::sys::path::parent_path(out));
+  if (space && space->available < need)
+    return makeError("not enough room to link in the temporary directory " +
+                     llvm::sys::path::parent_path(out) + " (" +
+                     llvm::Twine(space->available) + " bytes free, " +
+                     llvm::Twine(need) + " needed)");
   std::string errors;
   llvm::raw_string_ostream errStream(errors);
   std::string outs;
