@@ -22,6 +22,6 @@ config.substitutions.append(("%recorder_driver", os.path.join(config.zluda_obj_r
 # A small file system of the test's own (a full disk): a tmpfs mounted in a
 # private mount namespace (unshare -rm), where the kernel allows it.
 import subprocess
-if subprocess.run(["sh", "-c", "unshare -rm sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=8k tmpfs $d'"],
-                  capture_output=True).returncode == 0:
+_probe = "d=$(mktemp -d) && unshare -rm mount -t tmpfs -o size=8k tmpfs $d; rc=$?; rmdir $d; exit $rc"
+if subprocess.run(["sh", "-c", _probe], capture_output=True).returncode == 0:
     config.available_features.add("private-tmpfs")
