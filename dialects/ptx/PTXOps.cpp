@@ -123,6 +123,16 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   }
 
   std::optional<TypeKind> type = mods.getType();
+  // Predicate registers only where the instruction type is .pred: a load
+  // never writes one; lop3 is .b32 only (its predicate form is a second
+  // destination).
+  if (type && isa<LdOp, LduOp>(op))
+    for (Type t : op->getResultTypes())
+      if (t.isInteger(1))
+        return op->emitOpError("cannot load .")
+               << stringifyTypeKind(*type) << " into a .pred register";
+  if (type && isa<Lop3Op>(op) && *type != TypeKind::b32)
+    return op->emitOpError("takes .b32, not .") << stringifyTypeKind(*type);
   // atom/red: the types each operation takes (ptxas's rules).
   if (type && mods.getRedOp() && isa<AtomOp, RedOp>(op)) {
     ReduceOp red = *mods.getRedOp();

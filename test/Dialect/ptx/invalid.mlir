@@ -240,3 +240,21 @@ ptx.entry @k attributes {params = []} {
   %0 = ptx.atom "global.inc.s32" %c, %v : (i64, i32) -> i32
   ptx.ret
 }
+
+// -----
+
+ptx.entry @k attributes {params = []} {
+  %c = ptx.constant 1 : i64
+  // expected-error @+1 {{'ptx.ld' op cannot load .f32 into a .pred register}}
+  %0 = ptx.ld "global.f32" %c : (i64) -> i1
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k attributes {params = []} {
+  %c = ptx.constant 1 : i32
+  // expected-error @+1 {{'ptx.lop3' op takes .b32, not .pred}}
+  %0 = ptx.lop3 "pred" %c, %c, %c, %c : (i32, i32, i32, i32) -> i32
+  ptx.ret
+}
