@@ -521,6 +521,19 @@ int build::runBuild(const BuildOptions &opts) {
         ++corrupt;
         store.remove(job.key);
       }
+      // Another build compiling the same entry: wait for it, then look
+      // again (Cache::lockKey).
+      int keyLock = -1;
+      if (rs != cache::ReadStatus::ok) {
+        keyLock = store.lockKey(job.key);
+        cache::Entry again;
+        std::string ignored;
+        if (keyLock >= 0 &&
+            store.read(job.key, again, ignored) == cache::ReadStatus::ok) {
+          entry = std::move(again);
+          rs = cache::ReadStatus::ok;
+        }
+      }
       if (rs == cache::ReadStatus::ok) {
         // A cached failure (no object) stays a failure without compiling.
         job.status = entry.object.empty() ? Status::failed : Status::hit;
@@ -572,6 +585,7 @@ int build::runBuild(const BuildOptions &opts) {
         if (job.status != Status::compiled && opts.failFast)
           stop = true;
       }
+      store.unlockKey(job.key, keyLock);
       // The same linked program under its other images' keys.
       if (entry.meta.key == job.key) // read, or written just now
         for (const std::string &alias : m.aliases) {

@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -371,6 +372,33 @@ bool Cache::write(const Entry &entry, std::string &error) const {
   }
   fsyncDir(bucket);
   return true;
+}
+
+int Cache::lockKey(std::string_view key) const {
+  if (!isHexKey(std::string(key)))
+    return -1;
+  std::string locks = dir + "/v1/locks", error;
+  if (!makeDirs(locks, error))
+    return -1;
+  std::string path = locks + "/" + std::string(key) + ".lock";
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return -1;
+  while (::flock(fd, LOCK_EX) != 0)
+    if (errno != EINTR) {
+      ::close(fd);
+      return -1;
+    }
+  return fd;
+}
+
+void Cache::unlockKey(std::string_view key, int lock) const {
+  if (lock < 0)
+    return;
+  // Unlinked while held: a process that opens the name afterwards locks a
+  // new file at once and finds the entry when it checks the cache again.
+  ::unlink((dir + "/v1/locks/" + std::string(key) + ".lock").c_str());
+  ::close(lock);
 }
 
 void Cache::remove(std::string_view key) const {

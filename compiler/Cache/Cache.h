@@ -122,6 +122,15 @@ public:
   /// Removes the entry of `key` (a corrupt one, before rebuilding it).
   void remove(std::string_view key) const;
 
+  /// Waits for, then holds, the lock of `key` across processes (v1/locks,
+  /// flock: released by the system if the holder dies, kill -9 included),
+  /// so that concurrent builds compile each entry once: the holder checks
+  /// the cache again, compiles only what is still missing, writes, unlocks.
+  /// The lock only saves work (entries are written atomically either way);
+  /// -1 when it cannot be taken, and the caller compiles unlocked.
+  int lockKey(std::string_view key) const;
+  void unlockKey(std::string_view key, int lock) const;
+
   /// The keys of every entry file present, sorted.
   std::vector<std::string> keys() const;
 
