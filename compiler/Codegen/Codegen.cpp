@@ -424,6 +424,20 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
     std::unique_ptr<llvm::Module> dep = translateModuleToLLVMIR(*copy, llvmCtx);
     if (!dep)
       return makeError("translation of a linked module failed");
+    // Variables without .visible/.extern belong to their module (nvcc's
+    // `$str` printf formats in every -rdc module): one named like a symbol
+    // already linked is made internal, which the linker renames, so that
+    // each module keeps its own (it was bound to the other module's, or a
+    // 'symbol multiply defined' error stopped the build).
+    for (auto g : other.getOps<ptx::GlobalOp>()) {
+      if (g.getLinkage())
+        continue;
+      llvm::GlobalVariable *mine =
+          dep->getGlobalVariable(g.getSymName(), /*AllowInternal=*/true);
+      if (mine && !mine->isDeclaration() &&
+          llvmModule->getNamedValue(g.getSymName()))
+        mine->setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
     // Only its functions and variables: kernels stay in their own module
     // (unless the modules make one program).
     if (!opts.linkWhole)
