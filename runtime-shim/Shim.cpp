@@ -4,6 +4,7 @@
 
 #include "runtime-shim/Compare.h"
 
+#include "compiler/Cache/Cache.h"
 #include "compiler/Cache/Sha256.h"
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace zluda;
@@ -42,7 +44,16 @@ constexpr bool endsWith(const char *s, const char *suffix) {
 
 Config Config::fromEnvironment() {
   Config c;
+  // The cache: ZLUDA_SHIM_CACHE, else the one zluda-precompile fills by
+  // default ($ZLUDA_CACHE_DIR, else ~/.zluda/cache) when it exists.
   c.cacheDir = env("ZLUDA_SHIM_CACHE");
+  if (c.cacheDir.empty()) {
+    std::string dflt = cache::defaultCacheDir();
+    struct stat st;
+    if (!dflt.empty() && ::stat((dflt + "/v1/entries").c_str(), &st) == 0 &&
+        S_ISDIR(st.st_mode))
+      c.cacheDir = dflt;
+  }
   c.strict = env("ZLUDA_SHIM_STRICT") == "1";
   c.logPath = env("ZLUDA_SHIM_LOG");
   c.backend = env("ZLUDA_SHIM_BACKEND");

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -117,6 +118,14 @@ std::string zluda::cache::computeKey(const KeyInputs &in) {
   field("compiler", in.compilerVersion);
   field("options", in.options);
   return Sha256::hex(text);
+}
+
+std::string zluda::cache::defaultCacheDir() {
+  if (const char *dir = std::getenv("ZLUDA_CACHE_DIR"); dir && *dir)
+    return dir;
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.zluda/cache";
+  return "";
 }
 
 unsigned zluda::cache::defaultCodeObjectVersion(std::string_view chip) {

@@ -44,6 +44,10 @@ std::string_view compilerVersion();
 /// The entry key: SHA-256 (hex) of a canonical, versioned text of `in`.
 std::string computeKey(const KeyInputs &in);
 
+/// Where a cache lives when none is named: $ZLUDA_CACHE_DIR, else
+/// ~/.zluda/cache; "" without either (no HOME).
+std::string defaultCacheDir();
+
 /// The code object version used when none is asked for: 6 for AMDGPU's
 /// generic processors (`gfx11-generic`...), 5 for the others.
 unsigned defaultCodeObjectVersion(std::string_view chip);

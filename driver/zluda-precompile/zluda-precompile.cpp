@@ -9,6 +9,7 @@
 #include "CacheCommands.h"
 #include "RunCommand.h"
 #include "compiler/Build/Build.h"
+#include "compiler/Cache/Cache.h"
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Pipeline/Pipeline.h"
@@ -27,8 +28,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
+
+#include <dlfcn.h>
 
 namespace {
 
@@ -250,12 +257,99 @@ int runCompile(const CompileOptions &opts) {
 
 } // namespace
 
+/// The AMD GPUs of this machine (`--arch native`), through the HIP runtime:
+/// their target IDs, each once; empty with `error` set when there is none.
+static std::vector<std::string> nativeArchs(std::string &error) {
+  void *hip = nullptr;
+  for (const char *name :
+       {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"})
+    if ((hip = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
+      break;
+  if (!hip) {
+    error = "--arch native: no AMD GPU found here (the HIP runtime, "
+            "libamdhip64, is not installed); name the processors, e.g. "
+            "--arch gfx1100,gfx942";
+    return {};
+  }
+  using Count = int (*)(int *);
+  using Props = int (*)(void *, int);
+  auto count = reinterpret_cast<Count>(dlsym(hip, "hipGetDeviceCount"));
+  auto props =
+      reinterpret_cast<Props>(dlsym(hip, "hipGetDevicePropertiesR0600"));
+  int n = 0;
+  std::vector<std::string> out;
+  if (count && props && count(&n) == 0)
+    for (int d = 0; d < n; ++d) {
+      // hipDeviceProp_tR0600: 1472 bytes, gcnArchName (char[256]) at 1160.
+      std::vector<char> p(1472 + 4096, 0);
+      if (props(p.data(), d) != 0)
+        continue;
+      std::string arch(p.data() + 1160, strnlen(p.data() + 1160, 256));
+      if (!arch.empty() && std::find(out.begin(), out.end(), arch) == out.end())
+        out.push_back(arch);
+    }
+  if (out.empty())
+    error = "--arch native: the HIP runtime sees no AMD GPU; name the "
+            "processors, e.g. --arch gfx1100,gfx942";
+  return out;
+}
+
+/// build with the conventions users expect: processors default to native,
+/// the cache to $ZLUDA_CACHE_DIR or ~/.zluda/cache, threads to
+/// $ZLUDA_COMPILE_THREADS.
+static int runBuildWithDefaults(zluda::build::BuildOptions build) {
+  if (build.archs.empty() || build.archs == "native") {
+    if (build.target != "amdgpu") {
+      fmt::print(stderr, "zluda-precompile: error: --target {} needs --arch\n",
+                 build.target);
+      return 1;
+    }
+    std::string error;
+    std::vector<std::string> archs = nativeArchs(error);
+    if (archs.empty()) {
+      fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+      return 1;
+    }
+    build.archs.clear();
+    for (const std::string &a : archs)
+      build.archs += (build.archs.empty() ? "" : ",") + a;
+  }
+  if (build.cacheDir.empty()) {
+    build.cacheDir = zluda::cache::defaultCacheDir();
+    if (build.cacheDir.empty()) {
+      fmt::print(stderr, "zluda-precompile: error: no cache directory: give "
+                         "--cache, or set ZLUDA_CACHE_DIR or HOME\n");
+      return 1;
+    }
+  }
+  if (!build.jobs)
+    if (const char *t = std::getenv("ZLUDA_COMPILE_THREADS"); t && *t) {
+      unsigned n = 0;
+      if (llvm::StringRef(t).getAsInteger(10, n) || n == 0) {
+        fmt::print(stderr,
+                   "zluda-precompile: error: ZLUDA_COMPILE_THREADS={} is not "
+                   "a positive number\n",
+                   t);
+        return 1;
+      }
+      build.jobs = n;
+    }
+  return zluda::build::runBuild(build);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   CLI::App app{"zluda-precompile: ahead-of-time PTX to AMDGPU compiler"};
   app.set_version_flag("--version",
                        std::string("zluda-precompile ") + kVersion);
-  app.require_subcommand(1);
+  // `zluda-precompile --directory DIR` / `--application PATH`, as common
+  // guides spell it: `build` with every default.
+  std::string directory, application;
+  app.add_option("--directory", directory,
+                 "Same as `build DIR` with the default processors and cache");
+  app.add_option("--application", application,
+                 "Same as `build PATH` with the default processors and cache");
+  app.require_subcommand(0, 1);
 
   CompileOptions compile;
   CLI::App *compileCmd = app.add_subcommand("compile", "Compile one PTX file");
@@ -322,19 +416,19 @@ int main(int argc, char **argv) {
                    "Executables, libraries, objects, archives, fatbin or PTX "
                    "files, or directories (walked recursively)")
       ->required();
-  buildCmd
-      ->add_option("--arch", build.archs,
-                   "Processors, comma-separated (gfx1100,gfx1201; sm_90 "
-                   "with --target nvptx)")
-      ->required();
-  buildCmd->add_option("--cache", build.cacheDir, "Cache directory")
-      ->required();
+  buildCmd->add_option("--arch", build.archs,
+                       "Processors, comma-separated (gfx1100,gfx942:xnack-; "
+                       "sm_90 with --target nvptx); default: native, this "
+                       "machine's AMD GPUs (through the HIP runtime)");
+  buildCmd->add_option("--cache", build.cacheDir,
+                       "Cache directory; default: $ZLUDA_CACHE_DIR, else "
+                       "~/.zluda/cache (the runtime shim's default too)");
   buildCmd->add_option("--target", build.target, "amdgpu, or nvptx")
       ->check(CLI::IsMember({"amdgpu", "nvptx"}))
       ->capture_default_str();
   buildCmd->add_option("-j,--jobs", build.jobs,
-                       "Threads (default: all cores); the cache's bytes do not "
-                       "depend on it");
+                       "Threads (default: $ZLUDA_COMPILE_THREADS, else all "
+                       "cores); the cache's bytes do not depend on it");
   buildCmd
       ->add_option("--code-object", build.codeObject,
                    "AMDGPU code object version: 4, 5 or 6")
@@ -456,8 +550,15 @@ int main(int argc, char **argv) {
   }
   if (*listCmd)
     return zluda::driver::runList(list);
-  if (buildCmd->parsed())
-    return zluda::build::runBuild(build);
+  if (buildCmd->parsed() || !directory.empty() || !application.empty()) {
+    if (!directory.empty() || !application.empty()) {
+      // The common guides' spellings: a build with every default.
+      for (const std::string &p : {directory, application})
+        if (!p.empty())
+          build.paths.push_back(p);
+    }
+    return runBuildWithDefaults(build);
+  }
   if (verifyCmd->parsed())
     return zluda::driver::runCacheVerify(cacheDir, removeCorrupt);
   if (cacheListCmd->parsed())
@@ -468,5 +569,9 @@ int main(int argc, char **argv) {
     return zluda::driver::runExtract(extract);
   if (*runCmd)
     return zluda::driver::runWithShim(run, argv[0]);
+  // Nothing to do: say what there is.
+  fmt::print(stderr, "{}", app.help());
+  fmt::print(stderr, "zluda-precompile: error: a subcommand (or --directory / "
+                     "--application) is required\n");
   return 1;
 }

@@ -700,3 +700,22 @@ TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
   CHECK(data[0] == 0);
   CHECK(data[64] == 7);
 }
+
+TEST_CASE("the shim's cache defaults to the one zluda-precompile fills",
+          "[shim]") {
+  // ZLUDA_SHIM_CACHE, else $ZLUDA_CACHE_DIR (else ~/.zluda/cache) when it
+  // holds a cache; otherwise no cache (every load forwarded).
+  std::string dir = tempDir();
+  unsetenv("ZLUDA_SHIM_CACHE");
+  setenv("ZLUDA_CACHE_DIR", dir.c_str(), 1);
+  CHECK(Config::fromEnvironment().cacheDir.empty()); // not a cache yet
+  cache::Cache store(dir);
+  std::string error;
+  REQUIRE(store.open(error));
+  CHECK(Config::fromEnvironment().cacheDir == dir);
+  setenv("ZLUDA_SHIM_CACHE", "/elsewhere", 1);
+  CHECK(Config::fromEnvironment().cacheDir == "/elsewhere");
+  unsetenv("ZLUDA_SHIM_CACHE");
+  unsetenv("ZLUDA_CACHE_DIR");
+  std::system(("rm -rf " + dir).c_str());
+}
