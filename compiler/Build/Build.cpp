@@ -351,6 +351,9 @@ int build::runBuild(const BuildOptions &opts) {
     std::vector<size_t> parts; ///< the relocatable modules, in order
   };
   std::vector<LinkedProgram> linkedPrograms;
+  // Inputs whose fatbins hold machine code only (no PTX: PyTorch's pip
+  // wheels are built so): said in the summary, not a silent zero.
+  std::vector<std::pair<std::string, std::string>> machineCodeOnly;
   auto addModule = [&](std::string text, const std::string &source) {
     std::string sha = cache::Sha256::hex(text);
     auto [it, inserted] = bySha.emplace(sha, modules.size());
@@ -381,7 +384,13 @@ int build::runBuild(const BuildOptions &opts) {
     }
     std::vector<size_t> relocatable;
     std::vector<const binary::FoundContainer *> linkedImages;
+    std::set<uint32_t> cubinArchs;
+    bool anyPTX = false;
     for (const binary::FoundContainer &fc : in.containers) {
+      for (const fatbin::Entry &e : fc.container.entries)
+        if (e.isELF())
+          cubinArchs.insert(e.arch);
+      anyPTX |= fc.container.selectedPTX() >= 0;
       int sel = fc.container.selectedPTX();
       if (sel < 0) {
         // Machine code only, beside relocatable PTX: nvlink's image.
@@ -400,6 +409,12 @@ int build::runBuild(const BuildOptions &opts) {
           fc.member.empty() ? in.path : in.path + "(" + fc.member + ")");
       if (fc.relocatable && fc.member.empty())
         relocatable.push_back(index);
+    }
+    if (!in.containers.empty() && !anyPTX && !cubinArchs.empty()) {
+      std::string archs;
+      for (uint32_t a : cubinArchs)
+        archs += fmt::format("{}sm_{}", archs.empty() ? "" : ", ", a);
+      machineCodeOnly.emplace_back(in.path, archs);
     }
     // nvlink's image is the machine-code-only container whose kernels all
     // come from the relocatable modules (it may leave unused ones out; a
@@ -672,6 +687,9 @@ int build::runBuild(const BuildOptions &opts) {
   summary += fmt::format(
       "{} inputs, {} distinct PTX modules, {} processors: {} jobs\n",
       inputsRead, modules.size(), chipRefs.size(), jobs.size());
+  for (const auto &[path, archs] : machineCodeOnly)
+    summary += fmt::format("{}: {} machine code only: no PTX to translate\n",
+                           path, archs);
   summary += fmt::format(
       "cache hits {}, compiled {}, partly compiled {}, failed {}{}{}\n",
       hits + cachedFailures, compiled, partial, failed - notRun,
@@ -735,6 +753,9 @@ int build::runBuild(const BuildOptions &opts) {
                  opts.jsonPath, ec.message());
       return 1;
     }
+    llvm::json::Array mcOnly;
+    for (const auto &[path, archs] : machineCodeOnly)
+      mcOnly.push_back(llvm::json::Object{{"path", path}, {"archs", archs}});
     out << llvm::formatv("{0:2}\n",
                          llvm::json::Value(llvm::json::Object{
                              {"inputs", int64_t(inputsRead)},
@@ -747,6 +768,7 @@ int build::runBuild(const BuildOptions &opts) {
                              {"kernels", int64_t(kernelsTotal)},
                              {"kernels_compiled", int64_t(kernelsOk)},
                              {"seconds", seconds},
+                             {"machine_code_only", std::move(mcOnly)},
                              {"results", std::move(results)}}));
   }
   return inputErrors || failed || partial || !manifestOk ? 1 : 0;

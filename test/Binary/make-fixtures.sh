@@ -31,6 +31,10 @@ run nvcc -c -gencode arch=compute_80,code=sm_80 ../../Codegen/Inputs/plain_scale
 run nvcc -rdc=true -cudart shared $(gen 80) ../../cuda/rdc/rdc_main.cu \
   ../../cuda/rdc/rdc_lib.cu plain_scale.o -o ../../Codegen/Inputs/rdc-mixed-exe
 rm -f plain_scale.o
+# Machine code only (no PTX, as PyTorch's pip wheels are built): build's
+# summary line (test/Driver/machine-code-only.test).
+run nvcc -c -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+  vadd.cu -o ../../Driver/Inputs/cubin-only.o
 # What nvcc -ptx produces for the same source and each arch.
 for arch in 75 80 86 89 90; do
   run nvcc -ptx -arch=compute_$arch vadd.cu -o vadd.compute_$arch.ptx
