@@ -25,6 +25,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -236,7 +237,7 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
 /// that concurrent builds do not interleave their manifests.
 /// Writes v1/manifest.json atomically; on failure (a full disk, a read-only
 /// cache) nothing of it is left and `error` says why.
-bool writeManifest(const cache::Cache &c, std::string &error) {
+bool writeManifestFile(const cache::Cache &c, std::string &error) {
   std::string lockPath = c.root() + "/v1/lock";
   int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock >= 0)
@@ -297,6 +298,17 @@ bool writeManifest(const cache::Cache &c, std::string &error) {
 }
 
 } // namespace
+
+bool build::writeManifest(const cache::Cache &cache, std::string &error) {
+  return writeManifestFile(cache, error);
+}
+
+bool build::inShard(const std::string &key, unsigned shard, unsigned shards) {
+  uint32_t h = 0;
+  for (size_t i = 0; i < 8 && i < key.size(); ++i)
+    h = h << 4 | static_cast<uint32_t>(llvm::hexDigitValue(key[i]) & 15);
+  return shards <= 1 || h % shards == shard - 1;
+}
 
 int build::runBuild(const BuildOptions &opts) {
   auto start = std::chrono::steady_clock::now();
@@ -472,6 +484,7 @@ int build::runBuild(const BuildOptions &opts) {
 
   // Jobs, the biggest modules first so that the pool ends evenly.
   std::vector<Job> jobs;
+  size_t allJobs = 0;
   for (size_t i = 0; i < modules.size(); ++i)
     for (llvm::StringRef chip : chipRefs) {
       Job j;
@@ -484,7 +497,9 @@ int build::runBuild(const BuildOptions &opts) {
       // The shim computes the same key from the same library.
       j.key = cache::moduleKeyOfPtxHash(modules[i].sha256, opts.target, j.chip,
                                         j.codeObject, j.options);
-      jobs.push_back(std::move(j));
+      ++allJobs;
+      if (inShard(j.key, opts.shard, opts.shards))
+        jobs.push_back(std::move(j));
     }
   std::vector<size_t> order(jobs.size());
   for (size_t i = 0; i < order.size(); ++i)
@@ -649,7 +664,7 @@ int build::runBuild(const BuildOptions &opts) {
   for (pthread_t th : pool)
     pthread_join(th, nullptr);
   std::string manifestError;
-  bool manifestOk = writeManifest(store, manifestError);
+  bool manifestOk = writeManifestFile(store, manifestError);
   if (!manifestOk)
     fmt::print(stderr, "zluda-precompile: error: {}\n", manifestError);
   double seconds =
@@ -687,6 +702,9 @@ int build::runBuild(const BuildOptions &opts) {
   summary += fmt::format(
       "{} inputs, {} distinct PTX modules, {} processors: {} jobs\n",
       inputsRead, modules.size(), chipRefs.size(), jobs.size());
+  if (opts.shards > 1)
+    summary += fmt::format("shard {}/{}: {} of the {} jobs\n", opts.shard,
+                           opts.shards, jobs.size(), allJobs);
   for (const auto &[path, archs] : machineCodeOnly)
     summary += fmt::format("{}: {} machine code only: no PTX to translate\n",
                            path, archs);

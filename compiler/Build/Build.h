@@ -10,6 +10,8 @@
 #ifndef ZLUDA_COMPILER_BUILD_BUILD_H
 #define ZLUDA_COMPILER_BUILD_BUILD_H
 
+#include "compiler/Cache/Cache.h"
+
 #include <string>
 #include <vector>
 
@@ -27,7 +29,19 @@ struct BuildOptions {
   bool failFast = false;
   std::string jsonPath;   ///< summary and per-module results, if set
   std::string reportPath; ///< the HTML compatibility report, if set
+  /// `--shard I/N` (1 <= I <= N): only the jobs of shard I, a partition of
+  /// the (module x processor) jobs by their cache keys, stable across
+  /// machines; N caches filled so merge into the unsharded one.
+  unsigned shard = 1, shards = 1;
 };
+
+/// Whether the job with cache key `key` belongs to shard `shard` of
+/// `shards` (its key's first 32 bits modulo `shards`, 1-based).
+bool inShard(const std::string &key, unsigned shard, unsigned shards);
+
+/// Writes `cache`'s v1/manifest.json from its entries (atomically);
+/// false with `error` set on failure.
+bool writeManifest(const cache::Cache &cache, std::string &error);
 
 /// `zluda-precompile build`: compiles every selected PTX module of the
 /// inputs once per processor into the cache. Returns the exit code: 0 when

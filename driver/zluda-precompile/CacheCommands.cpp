@@ -2,6 +2,7 @@
 
 #include "CacheCommands.h"
 
+#include "compiler/Build/Build.h"
 #include "compiler/Cache/Cache.h"
 
 #include <fmt/format.h>
@@ -99,4 +100,64 @@ int driver::runCachePrune(const std::string &dir) {
              "compiler versions and corrupt ones\n",
              kept, removed, double(freed) / (1 << 20));
   return 0;
+}
+
+int driver::runCacheMerge(const std::vector<std::string> &sources,
+                          const std::string &into) {
+  for (const std::string &src : sources)
+    if (!isCache(src, "merge"))
+      return 1;
+  cache::Cache dst(into);
+  std::string error;
+  if (!dst.open(error)) {
+    fmt::print(stderr, "zluda-precompile: error: cache merge: {}\n", error);
+    return 1;
+  }
+  unsigned added = 0, same = 0, conflicts = 0, corrupt = 0, failed = 0;
+  for (const std::string &src : sources) {
+    cache::Cache from(src);
+    for (const std::string &key : from.keys()) {
+      cache::Entry e;
+      if (from.read(key, e, error) != cache::ReadStatus::ok) {
+        fmt::print(stderr,
+                   "zluda-precompile: error: {}: corrupt, not merged "
+                   "({})\n",
+                   from.entryPath(key), error);
+        ++corrupt;
+        continue;
+      }
+      cache::Entry have;
+      std::string ignored;
+      bool write = true, conflict = false;
+      if (dst.read(key, have, ignored) == cache::ReadStatus::ok) {
+        std::string a = cache::serializeEntry(have),
+                    b = cache::serializeEntry(e);
+        if (a == b) {
+          ++same;
+          continue;
+        }
+        ++conflicts;
+        conflict = true;
+        fmt::print(stderr,
+                   "zluda-precompile: error: {}: two different entries for "
+                   "key {} (compilers '{}' and '{}'); keeping one\n",
+                   src, key, have.meta.compilerVersion, e.meta.compilerVersion);
+        write = b < a; // the same choice whatever the order
+      }
+      if (write && !dst.write(e, error)) {
+        fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+        ++failed;
+        continue;
+      }
+      added += write && !conflict;
+    }
+  }
+  if (!build::writeManifest(dst, error)) {
+    fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+    ++failed;
+  }
+  fmt::print("{} entries merged into {}: {} added, {} already there, {} "
+             "conflicting, {} corrupt skipped\n",
+             added + same + conflicts, into, added, same, conflicts, corrupt);
+  return conflicts || corrupt || failed ? 1 : 0;
 }

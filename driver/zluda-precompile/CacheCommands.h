@@ -4,6 +4,7 @@
 #define ZLUDA_DRIVER_CACHECOMMANDS_H
 
 #include <string>
+#include <vector>
 
 namespace zluda::driver {
 
@@ -19,6 +20,14 @@ int runCacheList(const std::string &dir);
 /// compiler can reach (other compiler versions), the corrupt ones and left-
 /// over temporary files.
 int runCachePrune(const std::string &dir);
+
+/// `cache merge SRC... --into DST`: the union of the sources' entries into
+/// DST (created if missing), each verified; the same bytes whatever the
+/// order of the sources. A key with two different valid entries is a
+/// conflict: reported, the smaller serialization kept (order-independent),
+/// exit 1; so is a corrupt source entry (skipped).
+int runCacheMerge(const std::vector<std::string> &sources,
+                  const std::string &into);
 
 } // namespace zluda::driver
 

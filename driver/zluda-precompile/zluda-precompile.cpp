@@ -440,6 +440,12 @@ int main(int argc, char **argv) {
           "(the upper half idle, for warps that wait on each other; "
           "launched with twice the threads in x). No effect on RDNA")
       ->check(CLI::IsMember({1, 2}));
+  std::string shard;
+  buildCmd->add_option(
+      "--shard", shard,
+      "I/N: only the jobs of shard I of N (1-based), a partition of the "
+      "(module x processor) jobs by cache key, the same on every machine: N "
+      "CI jobs fill N caches that `cache merge` unites");
   buildCmd->add_flag("--keep-going", keepGoingFlag,
                      "Compile everything possible, exit 1 if anything failed "
                      "(the default)");
@@ -470,6 +476,15 @@ int main(int argc, char **argv) {
       "prune", "Remove the entries of other compiler versions and the corrupt "
                "ones");
   cachePruneCmd->add_option("dir", cacheDir, "Cache directory")->required();
+  std::vector<std::string> mergeSources;
+  std::string mergeInto;
+  CLI::App *cacheMergeCmd = cacheCmd->add_subcommand(
+      "merge", "Merge caches (e.g. of build --shard jobs) into one: every "
+               "entry verified, conflicts reported");
+  cacheMergeCmd->add_option("sources", mergeSources, "Caches to merge")
+      ->required();
+  cacheMergeCmd->add_option("--into", mergeInto, "The cache to merge into")
+      ->required();
 
   zluda::driver::ListOptions list;
   CLI::App *listCmd = app.add_subcommand(
@@ -550,6 +565,17 @@ int main(int argc, char **argv) {
   }
   if (*listCmd)
     return zluda::driver::runList(list);
+  if (!shard.empty()) {
+    auto [i, n] = llvm::StringRef(shard).split('/');
+    if (i.getAsInteger(10, build.shard) || n.getAsInteger(10, build.shards) ||
+        build.shards == 0 || build.shard == 0 || build.shard > build.shards) {
+      fmt::print(stderr,
+                 "zluda-precompile: error: --shard {}: expected I/N with "
+                 "1 <= I <= N\n",
+                 shard);
+      return 1;
+    }
+  }
   if (buildCmd->parsed() || !directory.empty() || !application.empty()) {
     if (!directory.empty() || !application.empty()) {
       // The common guides' spellings: a build with every default.
@@ -565,6 +591,8 @@ int main(int argc, char **argv) {
     return zluda::driver::runCacheList(cacheDir);
   if (cachePruneCmd->parsed())
     return zluda::driver::runCachePrune(cacheDir);
+  if (cacheMergeCmd->parsed())
+    return zluda::driver::runCacheMerge(mergeSources, mergeInto);
   if (*extractCmd)
     return zluda::driver::runExtract(extract);
   if (*runCmd)
