@@ -29,6 +29,15 @@ int runCachePrune(const std::string &dir);
 int runCacheMerge(const std::vector<std::string> &sources,
                   const std::string &into);
 
+/// `cache pack DIR -o FILE.tar.zst`: the cache's entries as a reproducible
+/// zstd-compressed tar (sorted, owner 0, time 0: the same cache gives the
+/// same bytes). `cache unpack FILE --into DIR`: every entry verified
+/// against its name and written atomically; anything that is not a regular
+/// file named like an entry (absolute paths, `..`, links, devices) is
+/// refused (CacheArchive.cpp).
+int runCachePack(const std::string &dir, const std::string &output);
+int runCacheUnpack(const std::string &archive, const std::string &into);
+
 } // namespace zluda::driver
 
 #endif // ZLUDA_DRIVER_CACHECOMMANDS_H

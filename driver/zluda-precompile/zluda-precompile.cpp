@@ -485,6 +485,18 @@ int main(int argc, char **argv) {
       ->required();
   cacheMergeCmd->add_option("--into", mergeInto, "The cache to merge into")
       ->required();
+  std::string packOutput, unpackArchive;
+  CLI::App *cachePackCmd = cacheCmd->add_subcommand(
+      "pack", "Write the cache's entries as one reproducible .tar.zst");
+  cachePackCmd->add_option("dir", cacheDir, "Cache directory")->required();
+  cachePackCmd->add_option("-o", packOutput, "The archive (FILE.tar.zst)")
+      ->required();
+  CLI::App *cacheUnpackCmd = cacheCmd->add_subcommand(
+      "unpack", "Add the entries of an archive to a cache, each verified");
+  cacheUnpackCmd->add_option("archive", unpackArchive, "FILE.tar.zst")
+      ->required();
+  cacheUnpackCmd->add_option("--into", mergeInto, "The cache to unpack into")
+      ->required();
 
   zluda::driver::ListOptions list;
   CLI::App *listCmd = app.add_subcommand(
@@ -593,6 +605,10 @@ int main(int argc, char **argv) {
     return zluda::driver::runCachePrune(cacheDir);
   if (cacheMergeCmd->parsed())
     return zluda::driver::runCacheMerge(mergeSources, mergeInto);
+  if (cachePackCmd->parsed())
+    return zluda::driver::runCachePack(cacheDir, packOutput);
+  if (cacheUnpackCmd->parsed())
+    return zluda::driver::runCacheUnpack(unpackArchive, mergeInto);
   if (*extractCmd)
     return zluda::driver::runExtract(extract);
   if (*runCmd)
