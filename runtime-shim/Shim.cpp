@@ -209,6 +209,7 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
                    " by compiler " + m.compilerVersion);
   if (entry.object.empty())
     return outcome("failed at build time: " + m.error);
+  store->markUsed(key); // for cache prune --max-size (least recently used)
   if (!m.missingKernels.empty())
     return outcome("partial: " + std::to_string(m.missingKernels.size()) +
                    " kernel(s) not compiled, first " + m.missingKernels[0]);

@@ -410,6 +410,10 @@ void Cache::unlockKey(std::string_view key, int lock) const {
   ::close(lock);
 }
 
+void Cache::markUsed(std::string_view key) const {
+  ::utimensat(AT_FDCWD, entryPath(key).c_str(), nullptr, 0);
+}
+
 void Cache::remove(std::string_view key) const {
   // Whatever stands there: a file, or a directory made in its place.
   std::error_code ec;

@@ -126,6 +126,11 @@ public:
   /// Removes the entry of `key` (a corrupt one, before rebuilding it).
   void remove(std::string_view key) const;
 
+  /// Marks the entry of `key` as just used (its file's modification time:
+  /// one utimensat, no write), which `cache prune --max-size` evicts by,
+  /// least recently used first. The runtime shim marks what it serves.
+  void markUsed(std::string_view key) const;
+
   /// Waits for, then holds, the lock of `key` across processes (v1/locks,
   /// flock: released by the system if the holder dies, kill -9 included),
   /// so that concurrent builds compile each entry once: the holder checks

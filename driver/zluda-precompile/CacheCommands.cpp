@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace zluda;
@@ -72,7 +73,7 @@ int driver::runCacheList(const std::string &dir) {
   return 0;
 }
 
-int driver::runCachePrune(const std::string &dir) {
+int driver::runCachePrune(const std::string &dir, uint64_t maxBytes) {
   if (!isCache(dir, "prune"))
     return 1;
   cache::Cache store(dir);
@@ -99,6 +100,47 @@ int driver::runCachePrune(const std::string &dir) {
   fmt::print("{} entries kept, {} removed ({:.1f} MB): entries of other "
              "compiler versions and corrupt ones\n",
              kept, removed, double(freed) / (1 << 20));
+  if (!maxBytes)
+    return 0;
+  // Least recently used first (modification time, then key: a stable
+  // order), until the rest fits.
+  namespace fs = std::filesystem;
+  struct Use {
+    fs::file_time_type time;
+    std::string key;
+    uint64_t size;
+  };
+  std::vector<Use> uses;
+  uint64_t total = 0;
+  for (const std::string &key : store.keys()) {
+    std::error_code ec;
+    fs::path p = store.entryPath(key);
+    uint64_t size = fs::file_size(p, ec);
+    if (ec)
+      continue;
+    uses.push_back({fs::last_write_time(p, ec), key, size});
+    total += size;
+  }
+  std::sort(uses.begin(), uses.end(), [](const Use &a, const Use &b) {
+    return a.time != b.time ? a.time < b.time : a.key < b.key;
+  });
+  unsigned evicted = 0;
+  uint64_t evictedBytes = 0;
+  for (const Use &u : uses) {
+    if (total <= maxBytes)
+      break;
+    store.remove(u.key);
+    total -= u.size;
+    evictedBytes += u.size;
+    ++evicted;
+  }
+  std::string error;
+  if (evicted && !build::writeManifest(store, error))
+    fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+  fmt::print("{} least recently used entries evicted ({:.1f} MB): {:.1f} MB "
+             "left, at most {:.1f} MB\n",
+             evicted, double(evictedBytes) / (1 << 20),
+             double(total) / (1 << 20), double(maxBytes) / (1 << 20));
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #ifndef ZLUDA_DRIVER_CACHECOMMANDS_H
 #define ZLUDA_DRIVER_CACHECOMMANDS_H
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,10 @@ int runCacheList(const std::string &dir);
 /// `zluda-precompile cache prune DIR`: removes the entries no key of this
 /// compiler can reach (other compiler versions), the corrupt ones and left-
 /// over temporary files.
-int runCachePrune(const std::string &dir);
+/// With `maxBytes` (non-zero), then the least recently used entries (by
+/// modification time: written, or served by the runtime shim) until the
+/// entries take at most that many bytes.
+int runCachePrune(const std::string &dir, uint64_t maxBytes = 0);
 
 /// `cache merge SRC... --into DST`: the union of the sources' entries into
 /// DST (created if missing), each verified; the same bytes whatever the

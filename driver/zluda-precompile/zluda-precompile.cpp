@@ -476,6 +476,12 @@ int main(int argc, char **argv) {
       "prune", "Remove the entries of other compiler versions and the corrupt "
                "ones");
   cachePruneCmd->add_option("dir", cacheDir, "Cache directory")->required();
+  std::string maxSize;
+  cachePruneCmd->add_option(
+      "--max-size", maxSize,
+      "Then evict the least recently used entries (written, or served by the "
+      "runtime shim) until the cache takes at most SIZE (bytes, or with K, "
+      "M, G: 500M, 2G)");
   std::vector<std::string> mergeSources;
   std::string mergeInto;
   CLI::App *cacheMergeCmd = cacheCmd->add_subcommand(
@@ -601,8 +607,28 @@ int main(int argc, char **argv) {
     return zluda::driver::runCacheVerify(cacheDir, removeCorrupt);
   if (cacheListCmd->parsed())
     return zluda::driver::runCacheList(cacheDir);
-  if (cachePruneCmd->parsed())
-    return zluda::driver::runCachePrune(cacheDir);
+  if (cachePruneCmd->parsed()) {
+    uint64_t bytes = 0;
+    if (!maxSize.empty()) {
+      llvm::StringRef v(maxSize);
+      uint64_t scale = 1;
+      if (v.consume_back("K") || v.consume_back("k"))
+        scale = 1ull << 10;
+      else if (v.consume_back("M"))
+        scale = 1ull << 20;
+      else if (v.consume_back("G"))
+        scale = 1ull << 30;
+      if (v.getAsInteger(10, bytes) || bytes == 0) {
+        fmt::print(stderr,
+                   "zluda-precompile: error: --max-size {}: expected a size "
+                   "(bytes, or 500M, 2G...)\n",
+                   maxSize);
+        return 1;
+      }
+      bytes *= scale;
+    }
+    return zluda::driver::runCachePrune(cacheDir, bytes);
+  }
   if (cacheMergeCmd->parsed())
     return zluda::driver::runCacheMerge(mergeSources, mergeInto);
   if (cachePackCmd->parsed())

@@ -21,6 +21,8 @@
 #include <sstream>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace zluda;
@@ -718,4 +720,20 @@ TEST_CASE("the shim's cache defaults to the one zluda-precompile fills",
   unsetenv("ZLUDA_SHIM_CACHE");
   unsetenv("ZLUDA_CACHE_DIR");
   std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE("a served entry is marked used for cache prune --max-size",
+          "[shim]") {
+  Fixture fx("hip");
+  putEntry(fx.store, kPTX, "amdgpu", "gfx1100", "// code object\n");
+  std::string path =
+      fx.store.entryPath(cache::moduleKey(kPTX, "amdgpu", "gfx1100"));
+  struct timespec old[2] = {{978307200, 0}, {978307200, 0}}; // 2001
+  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), old, 0) == 0);
+  auto shim = fx.make();
+  CUmodule m = nullptr;
+  REQUIRE(shim->cuModuleLoadData(&m, kPTX.c_str()) == CUDA_SUCCESS);
+  struct stat st;
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK(st.st_mtime > 978307200 + 86400);
 }
