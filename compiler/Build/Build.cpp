@@ -789,5 +789,10 @@ int build::runBuild(const BuildOptions &opts) {
                              {"machine_code_only", std::move(mcOnly)},
                              {"results", std::move(results)}}));
   }
-  return inputErrors || failed || partial || !manifestOk ? 1 : 0;
+  // Kernels left out make the exit 1 whether compiled now or found so in
+  // the cache: the result does not depend on what the cache held.
+  return inputErrors || failed || partial || kernelsOk < kernelsTotal ||
+                 !manifestOk
+             ? 1
+             : 0;
 }
