@@ -728,6 +728,8 @@ int build::runBuild(const BuildOptions &opts) {
       summary += fmt::format("  {:6} {}\n", n, r);
   }
   fmt::print("{}", summary);
+  ReportModel model =
+      makeReportModel(modules, jobs, chipRefs, opts.paths, machineCodeOnly);
   if (!opts.reportPath.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream out(opts.reportPath, ec);
@@ -736,7 +738,7 @@ int build::runBuild(const BuildOptions &opts) {
                  opts.reportPath, ec.message());
       return 1;
     }
-    out << renderReport(modules, jobs, chipRefs, summary);
+    out << renderReport(model, summary);
   }
 
   if (!opts.jsonPath.empty()) {
@@ -787,6 +789,8 @@ int build::runBuild(const BuildOptions &opts) {
                              {"kernels_compiled", int64_t(kernelsOk)},
                              {"seconds", seconds},
                              {"machine_code_only", std::move(mcOnly)},
+                             {"processors", processorsJSON(model)},
+                             {"binaries", binariesJSON(model, chipRefs)},
                              {"results", std::move(results)}}));
   }
   // Kernels left out make the exit 1 whether compiled now or found so in
