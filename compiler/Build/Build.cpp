@@ -14,6 +14,7 @@
 #include "compiler/Build/BuildResults.h"
 #include "compiler/Build/ProgressLine.h"
 #include "compiler/Build/Report.h"
+#include "compiler/Cache/Remote.h"
 
 #include "compiler/Binary/BinaryReader.h"
 #include "compiler/Cache/Cache.h"
@@ -339,8 +340,24 @@ int build::runBuild(const BuildOptions &opts) {
       chips.push_back(canonical);
   }
   llvm::SmallVector<llvm::StringRef> chipRefs(chips.begin(), chips.end());
-  cache::Cache store(opts.cacheDir);
   std::string error;
+  std::unique_ptr<cache::RemoteCache> remote;
+  if (!opts.remoteUrl.empty()) {
+    cache::RemoteOptions ro;
+    ro.url = opts.remoteUrl;
+    ro.readOnly = opts.remoteReadOnly || opts.pullOnly;
+    ro.token = opts.remoteToken;
+    remote = cache::RemoteCache::open(ro, error);
+    if (!remote) {
+      fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+      return 1;
+    }
+  } else if (opts.pullOnly) {
+    fmt::print(stderr, "zluda-precompile: error: cache pull needs --remote "
+                       "URL (or ZLUDA_REMOTE_CACHE)\n");
+    return 1;
+  }
+  cache::Cache store(opts.cacheDir);
   if (!store.open(error)) {
     fmt::print(stderr, "zluda-precompile: error: {}\n", error);
     return 1;
@@ -564,7 +581,29 @@ int build::runBuild(const BuildOptions &opts) {
           rs = cache::ReadStatus::ok;
         }
       }
-      if (rs == cache::ReadStatus::ok) {
+      // The remote cache: a verified entry is copied into the local one.
+      if (rs != cache::ReadStatus::ok && remote) {
+        cache::Entry got;
+        if (remote->fetch(job.key, opts.target, job.chip, got) ==
+            cache::RemoteCache::Fetch::hit) {
+          std::string werr;
+          if (!store.write(got, werr)) {
+            std::lock_guard<std::mutex> lock(mutex);
+            fmt::print(stderr,
+                       "zluda-precompile: warning: cannot write cache entry "
+                       "{}: {}\n",
+                       store.entryPath(job.key), werr);
+          }
+          entry = std::move(got);
+          rs = cache::ReadStatus::ok;
+          job.remote = true;
+        }
+      }
+      if (rs != cache::ReadStatus::ok && opts.pullOnly) {
+        job.status = Status::failed;
+        job.notFound = true;
+        job.error = "in neither the local nor the remote cache";
+      } else if (rs == cache::ReadStatus::ok) {
         // A cached failure (no object) stays a failure without compiling.
         job.status = entry.object.empty() ? Status::failed : Status::hit;
         job.cached = true;
@@ -602,6 +641,8 @@ int build::runBuild(const BuildOptions &opts) {
           for (auto &[kernel, why] : job.whyMissing)
             entry.meta.whyMissing.emplace_back(kernel, why);
           entry.object = std::move(object);
+          if (remote)
+            remote->store(entry);
           if (!store.write(entry, err)) {
             job.status = Status::failed;
             job.error = "cannot write its cache entry: " + err;
@@ -627,6 +668,8 @@ int build::runBuild(const BuildOptions &opts) {
           if (store.read(copy.meta.key, existing, ignored) !=
               cache::ReadStatus::ok)
             store.write(copy, ignored);
+          if (remote && !job.cached && !job.notFound)
+            remote->store(copy);
         }
       job.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
@@ -698,6 +741,24 @@ int build::runBuild(const BuildOptions &opts) {
       reasons[r] += n;
   }
   size_t notRun = order.size() - std::min<size_t>(order.size(), done);
+  if (opts.pullOnly) {
+    // `cache pull`: what was needed, found and fetched.
+    unsigned local = 0, pulled = 0, absent = 0;
+    for (const Job &j : jobs)
+      (j.notFound ? absent : j.remote ? pulled : local) += 1;
+    const auto &c = remote->counters();
+    fmt::print("cache pull from {}: {} entries needed ({} modules, {} "
+               "processors): {} already here, {} pulled ({}), {} not in the "
+               "remote{}{}\n",
+               remote->url(), jobs.size(), modules.size(), chipRefs.size(),
+               local, pulled, cache::humanBytes(c.bytesDown), absent,
+               c.rejected ? fmt::format(", {} rejected", c.rejected.load())
+                          : "",
+               remote->available() ? "" : " (the remote became unreachable)");
+    if (!manifestOk)
+      return 1;
+    return inputErrors || absent || !remote->available() ? 1 : 0;
+  }
   std::string summary;
   summary += fmt::format(
       "{} inputs, {} distinct PTX modules, {} processors: {} jobs\n",
@@ -718,6 +779,16 @@ int build::runBuild(const BuildOptions &opts) {
                          kernelsOk, kernelsTotal, seconds, threads);
   if (corrupt)
     summary += fmt::format("corrupt cache entries rebuilt: {}\n", corrupt);
+  if (remote) {
+    const auto &c = remote->counters();
+    summary += fmt::format(
+        "remote cache {}: hits {}, misses {}, rejected {}, uploaded {}; "
+        "{} down, {} up{}{}\n",
+        remote->url(), c.hits.load(), c.misses.load(), c.rejected.load(),
+        c.uploaded.load(), cache::humanBytes(c.bytesDown),
+        cache::humanBytes(c.bytesUp), remote->readOnly() ? " (read-only)" : "",
+        remote->available() ? "" : " (unreachable: local only)");
+  }
   if (!reasons.empty()) {
     std::vector<std::pair<unsigned, std::string>> sorted;
     for (auto &[r, n] : reasons)
@@ -773,6 +844,20 @@ int build::runBuild(const BuildOptions &opts) {
                  opts.jsonPath, ec.message());
       return 1;
     }
+    llvm::json::Value remoteObj = nullptr;
+    if (remote) {
+      const auto &c = remote->counters();
+      remoteObj =
+          llvm::json::Object{{"url", remote->url()},
+                             {"read_only", remote->readOnly()},
+                             {"available", remote->available()},
+                             {"hits", int64_t(c.hits.load())},
+                             {"misses", int64_t(c.misses.load())},
+                             {"rejected", int64_t(c.rejected.load())},
+                             {"uploaded", int64_t(c.uploaded.load())},
+                             {"bytes_down", int64_t(c.bytesDown.load())},
+                             {"bytes_up", int64_t(c.bytesUp.load())}};
+    }
     llvm::json::Array mcOnly;
     for (const auto &[path, archs] : machineCodeOnly)
       mcOnly.push_back(llvm::json::Object{{"path", path}, {"archs", archs}});
@@ -789,6 +874,7 @@ int build::runBuild(const BuildOptions &opts) {
                              {"kernels_compiled", int64_t(kernelsOk)},
                              {"seconds", seconds},
                              {"machine_code_only", std::move(mcOnly)},
+                             {"remote", std::move(remoteObj)},
                              {"processors", processorsJSON(model)},
                              {"binaries", binariesJSON(model, chipRefs)},
                              {"results", std::move(results)}}));

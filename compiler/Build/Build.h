@@ -33,6 +33,14 @@ struct BuildOptions {
   /// the (module x processor) jobs by their cache keys, stable across
   /// machines; N caches filled so merge into the unsharded one.
   unsigned shard = 1, shards = 1;
+  /// The shared second level (`--remote`, $ZLUDA_REMOTE_CACHE): looked up
+  /// after the local cache, a hit copied into it; what is compiled is
+  /// uploaded unless read-only (cache::RemoteCache).
+  std::string remoteUrl, remoteToken;
+  bool remoteReadOnly = false;
+  /// `cache pull`: fetch what the inputs need from the remote, compile
+  /// nothing.
+  bool pullOnly = false;
 };
 
 /// Whether the job with cache key `key` belongs to shard `shard` of

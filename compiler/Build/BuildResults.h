@@ -66,7 +66,9 @@ struct Job {
   /// Per left-out kernel or function: the first unsupported instruction in
   /// it, with its location.
   std::map<std::string, std::string> whyMissing;
-  bool cached = false; ///< the result came from the cache
+  bool cached = false;   ///< the result came from the cache
+  bool remote = false;   ///< ... the remote one (copied into the local one)
+  bool notFound = false; ///< `cache pull`: in neither cache
   double seconds = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include "compiler/Build/Build.h"
 #include "compiler/Cache/Cache.h"
+#include "compiler/Cache/Remote.h"
 
 #include <fmt/format.h>
 
@@ -202,4 +203,48 @@ int driver::runCacheMerge(const std::vector<std::string> &sources,
              "conflicting, {} corrupt skipped\n",
              added + same + conflicts, into, added, same, conflicts, corrupt);
   return conflicts || corrupt || failed ? 1 : 0;
+}
+
+int driver::runCachePush(const std::string &dir, const std::string &remoteUrl,
+                         const std::string &token) {
+  if (!isCache(dir, "push"))
+    return 1;
+  if (remoteUrl.empty()) {
+    fmt::print(stderr, "zluda-precompile: error: cache push needs --remote "
+                       "URL (or ZLUDA_REMOTE_CACHE)\n");
+    return 1;
+  }
+  cache::RemoteOptions ro;
+  ro.url = remoteUrl;
+  ro.token = token;
+  std::string error;
+  std::unique_ptr<cache::RemoteCache> remote =
+      cache::RemoteCache::open(ro, error);
+  if (!remote) {
+    fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+    return 1;
+  }
+  cache::Cache store(dir);
+  unsigned corrupt = 0, failed = 0;
+  std::vector<std::string> keys = store.keys();
+  for (const std::string &key : keys) {
+    cache::Entry entry;
+    if (store.read(key, entry, error) != cache::ReadStatus::ok) {
+      fmt::print(stderr, "zluda-precompile: error: {}: {}, not pushed\n",
+                 store.entryPath(key), error);
+      ++corrupt;
+      continue;
+    }
+    if (!remote->store(entry, /*skipExisting=*/true))
+      ++failed;
+    if (!remote->available())
+      break;
+  }
+  const auto &c = remote->counters();
+  fmt::print("{} entries pushed to {}: {} uploaded ({}), {} already there, "
+             "{} corrupt skipped{}\n",
+             keys.size(), remote->url(), c.uploaded.load(),
+             cache::humanBytes(c.bytesUp), c.alreadyThere.load(), corrupt,
+             remote->available() ? "" : "; the remote became unreachable");
+  return corrupt || failed ? 1 : 0;
 }

@@ -39,6 +39,11 @@ int runCacheMerge(const std::vector<std::string> &sources,
 /// against its name and written atomically; anything that is not a regular
 /// file named like an entry (absolute paths, `..`, links, devices) is
 /// refused (CacheArchive.cpp).
+/// `zluda-precompile cache push DIR --remote URL`: uploads every entry of
+/// the cache (each read and verified first) that the remote does not have.
+int runCachePush(const std::string &dir, const std::string &remoteUrl,
+                 const std::string &token);
+
 int runCachePack(const std::string &dir, const std::string &output);
 int runCacheUnpack(const std::string &archive, const std::string &into);
 

@@ -453,6 +453,23 @@ int main(int argc, char **argv) {
                      "Stop at the first module that does not compile whole");
   buildCmd->add_option("--json", build.jsonPath,
                        "Write the summary and per-module results as JSON");
+  std::string remoteTokenFile;
+  auto addRemoteOptions = [&](CLI::App *cmd, zluda::build::BuildOptions &o,
+                              bool withReadOnly) {
+    cmd->add_option("--remote", o.remoteUrl,
+                    "Shared remote cache, looked up after the local one: "
+                    "http(s)://host/path (GET/PUT URL/v1/<k0k1>/<key>) or "
+                    "redis://[:password@]host[:port][/db]; default: "
+                    "$ZLUDA_REMOTE_CACHE");
+    if (withReadOnly)
+      cmd->add_flag("--remote-read-only", o.remoteReadOnly,
+                    "Use the remote cache's entries, never upload (builds of "
+                    "untrusted changes)");
+    cmd->add_option("--remote-token-file", remoteTokenFile,
+                    "A file holding the HTTP bearer token; default: "
+                    "$ZLUDA_REMOTE_TOKEN");
+  };
+  addRemoteOptions(buildCmd, build, true);
   buildCmd->add_option("--report", build.reportPath,
                        "Write an HTML compatibility report: binaries, "
                        "modules, kernels and processors, with the reason of "
@@ -503,6 +520,38 @@ int main(int argc, char **argv) {
       ->required();
   cacheUnpackCmd->add_option("--into", mergeInto, "The cache to unpack into")
       ->required();
+
+  zluda::build::BuildOptions pull;
+  pull.pullOnly = true;
+  CLI::App *cachePullCmd = cacheCmd->add_subcommand(
+      "pull", "Fetch from a remote cache exactly the entries the binaries "
+              "need for the processors into the local cache (before running "
+              "them under the shim); exit 1 if some are not there");
+  cachePullCmd
+      ->add_option("paths", pull.paths,
+                   "Executables, libraries, objects, archives, fatbin or PTX "
+                   "files, or directories")
+      ->required();
+  cachePullCmd->add_option("--arch", pull.archs,
+                           "Processors (default: native, this machine's AMD "
+                           "GPUs)");
+  cachePullCmd->add_option("--cache", pull.cacheDir,
+                           "Local cache; default: $ZLUDA_CACHE_DIR, else "
+                           "~/.zluda/cache");
+  cachePullCmd->add_option("--target", pull.target, "amdgpu, or nvptx")
+      ->check(CLI::IsMember({"amdgpu", "nvptx"}));
+  cachePullCmd->add_option("--code-object", pull.codeObject,
+                           "AMDGPU code object version: 4, 5 or 6");
+  cachePullCmd->add_option("--warps-per-wave", pull.warpsPerWave,
+                           "As build's (1 or 2)");
+  cachePullCmd->add_option("-j,--jobs", pull.jobs, "Parallel downloads");
+  addRemoteOptions(cachePullCmd, pull, false);
+  zluda::build::BuildOptions push;
+  CLI::App *cachePushCmd = cacheCmd->add_subcommand(
+      "push", "Upload a local cache's entries (each verified) to a remote "
+              "cache, skipping those already there");
+  cachePushCmd->add_option("dir", cacheDir, "Cache directory")->required();
+  addRemoteOptions(cachePushCmd, push, false);
 
   zluda::driver::ListOptions list;
   CLI::App *listCmd = app.add_subcommand(
@@ -594,6 +643,29 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  // The remote cache's defaults: $ZLUDA_REMOTE_CACHE, the token from a
+  // file or $ZLUDA_REMOTE_TOKEN.
+  for (zluda::build::BuildOptions *o : {&build, &pull, &push}) {
+    if (o->remoteUrl.empty())
+      if (const char *u = std::getenv("ZLUDA_REMOTE_CACHE"))
+        o->remoteUrl = u;
+    if (!remoteTokenFile.empty()) {
+      auto buf = llvm::MemoryBuffer::getFile(remoteTokenFile);
+      if (!buf) {
+        fmt::print(stderr, "zluda-precompile: error: cannot read {}: {}\n",
+                   remoteTokenFile, buf.getError().message());
+        return 1;
+      }
+      o->remoteToken = llvm::StringRef((*buf)->getBuffer()).trim().str();
+    } else if (const char *t = std::getenv("ZLUDA_REMOTE_TOKEN")) {
+      o->remoteToken = llvm::StringRef(t).trim().str();
+    }
+  }
+  if (cachePullCmd->parsed())
+    return runBuildWithDefaults(pull);
+  if (cachePushCmd->parsed())
+    return zluda::driver::runCachePush(cacheDir, push.remoteUrl,
+                                       push.remoteToken);
   if (buildCmd->parsed() || !directory.empty() || !application.empty()) {
     if (!directory.empty() || !application.empty()) {
       // The common guides' spellings: a build with every default.
