@@ -470,6 +470,14 @@ int main(int argc, char **argv) {
                     "$ZLUDA_REMOTE_TOKEN");
   };
   addRemoteOptions(buildCmd, build, true);
+  // With --directory / --application (no subcommand), build's main options.
+  app.add_option("--arch", build.archs,
+                 "With --directory/--application: the processors (default: "
+                 "native)");
+  app.add_option("--cache", build.cacheDir,
+                 "With --directory/--application: the cache directory");
+  app.add_option("-j,--jobs", build.jobs,
+                 "With --directory/--application: threads");
   buildCmd->add_option("--report", build.reportPath,
                        "Write an HTML compatibility report: binaries, "
                        "modules, kernels and processors, with the reason of "
@@ -666,6 +674,13 @@ int main(int argc, char **argv) {
   if (cachePushCmd->parsed())
     return zluda::driver::runCachePush(cacheDir, push.remoteUrl,
                                        push.remoteToken);
+  if (!buildCmd->parsed() && directory.empty() && application.empty() &&
+      (app.count("--arch") || app.count("--cache") || app.count("--jobs"))) {
+    fmt::print(stderr, "zluda-precompile: error: --arch, --cache and -j "
+                       "before a subcommand go with --directory or "
+                       "--application\n");
+    return 1;
+  }
   if (buildCmd->parsed() || !directory.empty() || !application.empty()) {
     if (!directory.empty() || !application.empty()) {
       // The common guides' spellings: a build with every default.
