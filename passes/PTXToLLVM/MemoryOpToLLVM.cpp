@@ -265,6 +265,9 @@ Results lowerSt(OpTy op, ValueRange args, ModifiersAttr mods,
   if (space == StateSpace::param)
     space.reset();
   Value ptr = l.pointer(b, loc, args[0], space);
+  // The `.L2::cache_hint` policy, last, is a dropped hint, not data.
+  if (hasFlag(mods, Flag::L2_cache_hint))
+    args = args.drop_back();
   Type t = semanticType(op.getContext(), *mods.getType());
   bool isVolatile = hasFlag(mods, Flag::volatile_);
   unsigned bytes = std::max(1u, bitWidth(t) / 8);
