@@ -92,6 +92,16 @@ Results lowerHint(OpTy, ValueRange, ModifiersAttr, ConversionPatternRewriter &,
   return SmallVector<Value>{};
 }
 
+/// createpolicy: an opaque 64-bit L2 policy for the `.L2::cache_hint`
+/// operands of loads, stores, copies and prefetches, whose hints are
+/// dropped: any value will do, 0.
+template <typename OpTy>
+Results lowerCreatePolicy(OpTy op, ValueRange, ModifiersAttr,
+                          ConversionPatternRewriter &b, const Lowering &) {
+  return SmallVector<Value>{
+      constInt(b, op.getLoc(), op->getResult(0).getType(), 0)};
+}
+
 template <typename OpTy>
 Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
                      ConversionPatternRewriter &b, const Lowering &l) {
@@ -392,6 +402,10 @@ std::string checkCpAsync(Operation *op, const TargetInfo &) {
   });
 }
 
+/// createpolicy: every form (fractional, range, cvt) and eviction priority
+/// gives a policy whose only use is a dropped hint.
+std::string checkCreatePolicy(Operation *, const TargetInfo &) { return ""; }
+
 } // namespace
 
 /// Gives `__zluda_is_const_address(p)` its body, once the module's globals
@@ -443,6 +457,7 @@ void zluda::ptx::lowering::populateMemoryPatterns(TypeConverter &converter,
   add(lowerSt<StOp>);
   add(lowerHint<PrefetchOp>);
   add(lowerHint<PrefetchuOp>);
+  add(lowerCreatePolicy<CreatePolicyOp>, checkCreatePolicy);
   add(lowerCvta<CvtaOp>);
   add(lowerIsspacep<IsspacepOp>);
   add(lowerCpAsync<CpAsyncOp>, checkCpAsync);
