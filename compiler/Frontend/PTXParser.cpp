@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/StringSaver.h"
 
 #include <functional>
 #include <memory>
@@ -216,6 +217,9 @@ public:
   FailureOr<Attribute> parseSymbolInit(uint64_t mask);
 
   MLIRContext *ctx;
+  /// Names made while parsing (a vector register's components).
+  llvm::BumpPtrAllocator names;
+  llvm::StringSaver saved{names};
   OpBuilder builder;
   Lexer lexer;
   Token tok;
@@ -270,9 +274,12 @@ struct BlockState {
 };
 
 struct NameEntry {
-  enum Kind { Reg, Val } kind;
+  /// Vec: a vector register (`.reg .v4 .f32 %v;`), its components the
+  /// registers `%v.x`... (`.r`... too), `comps` their variables.
+  enum Kind { Reg, Val, Vec } kind;
   unsigned var = 0;
   Value value;
+  SmallVector<unsigned, 4> comps = {};
 };
 
 struct RegRange {
@@ -1494,14 +1501,44 @@ LogicalResult FunctionBuilder::parseRegDecl() {
   }
   if (!type)
     return p.error(p.peek(), "register declaration has no type");
-  if (vec)
-    return p.error(p.peek(), "vector registers (.reg .v" + Twine(vec) +
-                                 ") are not supported");
+  if (vec == 8 || (vec && *type == TypeKind::pred))
+    return p.error(p.peek(), "vector registers are .v2 or .v4 of a "
+                             "non-predicate type");
   Type t = getRegisterType(p.ctx, *type);
+  // A vector register: one register per component, `%v.x` (or `%v.r`)...;
+  // the whole `%v` stands for `{%v.x, %v.y, ...}`.
+  auto declareVector = [&](StringRef name) {
+    NameEntry e{NameEntry::Vec, 0, Value()};
+    static const char *const xyzw[] = {"x", "y", "z", "w"};
+    static const char *const rgba[] = {"r", "g", "b", "a"};
+    for (unsigned i = 0; i < vec; ++i) {
+      unsigned var = newVar(t);
+      e.comps.push_back(var);
+      for (const char *c : {xyzw[i], rgba[i]})
+        scopes.back()[(name + "." + c).str()] =
+            NameEntry{NameEntry::Reg, var, Value()};
+    }
+    scopes.back()[name] = std::move(e);
+  };
   do {
     Token name;
     if (failed(p.expectIdent(name, "a register name")))
       return failure();
+    if (vec) {
+      int64_t count = -1;
+      Token at = p.peek();
+      if (p.consumeIf(Token::LAngle) &&
+          (failed(p.parseInt(count, "a register count")) ||
+           failed(p.expect(Token::RAngle, "'>'"))))
+        return failure();
+      if (count > (1 << 16))
+        return p.error(at, "register count out of range");
+      if (count < 0)
+        declareVector(name.text);
+      for (int64_t i = 0; i < count; ++i)
+        declareVector((name.text + Twine(i)).str());
+      continue;
+    }
     if (p.consumeIf(Token::LAngle)) {
       int64_t count;
       Token at = p.peek();
@@ -1769,6 +1806,30 @@ LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
         out.sreg = reg;
         return success();
       }
+    }
+    // A vector register: `%v.x` is a component, `%v` all of them.
+    if (const NameEntry *e = lookup(n.text); e && e->kind == NameEntry::Vec) {
+      const Token &next = p.peek();
+      if (next.is(Token::DotWord) && next.text.data() == n.text.end()) {
+        std::string comp = (n.text + next.text).str();
+        if (!lookup(comp))
+          return p.error(next,
+                         "'" + next.text + "' is not a component of " + n.text);
+        p.consume();
+        out.kind = ParsedOperand::Name;
+        out.name = p.saved.save(comp);
+        return success();
+      }
+      out.kind = ParsedOperand::Vec;
+      static const char *const xyzw[] = {"x", "y", "z", "w"};
+      for (size_t i = 0; i < e->comps.size(); ++i) {
+        ParsedOperand c;
+        c.kind = ParsedOperand::Name;
+        c.tok = n;
+        c.name = p.saved.save((n.text + "." + xyzw[i]).str());
+        out.elems.push_back(std::move(c));
+      }
+      return success();
     }
     out.kind = n.text == "_" ? ParsedOperand::Sink : ParsedOperand::Name;
     out.name = n.text;
