@@ -1199,7 +1199,31 @@ LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
       attrs.append("dims", DenseI64ArrayAttr::get(ctx, dims));
     if (init)
       attrs.append("init", init);
-    if (fn) {
+    if (fn && (space == StateSpace::global || space == StateSpace::const_)) {
+      // A `.global`/`.const` variable declared in a function (ptxas accepts
+      // it): a module variable, internal, that only this scope names; its
+      // symbol is `<function>$<name>` (numbered when taken).
+      if (linkage)
+        return error(name, "function-scope variables cannot have linkage");
+      if (managed)
+        return error(name, ".managed applies to module-scope variables only");
+      StringRef fnName =
+          fn->fnOp->getAttrOfType<StringAttr>("sym_name").getValue();
+      std::string sym = (fnName + "$" + name.text).str();
+      for (unsigned n = 1; symbols.count(sym); ++n)
+        sym = (fnName + "$" + name.text + "$" + Twine(n)).str();
+      symbols[sym] = space;
+      attrs.append("sym_name", StringAttr::get(ctx, sym));
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPoint(fn->fnOp);
+        GlobalOp::create(builder, opLoc(name), TypeRange(), ValueRange(),
+                         attrs.getAttrs());
+      }
+      Value addr = AddressOfOp::create(fn->builder, opLoc(name),
+                                       PtrType::get(ctx, space), sym);
+      fn->declareValue(name.text, addr);
+    } else if (fn) {
       if (linkage)
         return error(name, "function-scope variables cannot have linkage");
       if (managed)
@@ -1564,8 +1588,6 @@ LogicalResult FunctionBuilder::parseStatement() {
     return parseRegDecl();
   if (t.isDot("local") || t.isDot("shared") || t.isDot("param") ||
       t.isDot("const") || t.isDot("global")) {
-    if (t.isDot("const") || t.isDot("global"))
-      return p.error(t, t.text + " variables cannot be declared in a function");
     ensureBlock();
     // Function-scope variables live in the entry block so they dominate
     // every use.
