@@ -63,6 +63,9 @@ struct ParsedOperand {
   uint64_t bits = 0;
   unsigned floatWidth = 0; ///< 32 for 0f, 64 for 0d, 0 for decimal
   int64_t offset = 0;
+  /// A Name written with an offset, `%r1+4` or `sym-8` (ptxas accepts it
+  /// wherever a source operand may be): its value plus `offset`.
+  bool hasOffset = false;
   SpecialRegAttr sreg;
   StringRef selector; ///< video operand selector (`b0`, `h1`, `b3210`)
   std::vector<ParsedOperand> elems;
@@ -1865,6 +1868,15 @@ LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
         p.consume();
       }
     }
+    // `%r1+4`, `%rd2-8`, `sym+16`: the value plus a constant.
+    if (out.kind == ParsedOperand::Name &&
+        (p.peek().is(Token::Plus) || p.peek().is(Token::Minus))) {
+      p.consumeIf(Token::Plus);
+      if (failed(p.parseInt(out.offset, "an offset after '+'")))
+        return failure();
+      out.hasOffset = true;
+      return success();
+    }
     if (p.consumeIf(Token::Pipe)) {
       ParsedOperand first = out, second;
       Token n2;
@@ -1946,8 +1958,31 @@ FailureOr<Value> FunctionBuilder::makeConstant(const ParsedOperand &op,
 FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
                                               Type immType) {
   switch (op.kind) {
-  case ParsedOperand::Name:
-    return readName(op.tok, op.name);
+  case ParsedOperand::Name: {
+    FailureOr<Value> v = readName(op.tok, op.name);
+    if (failed(v) || !op.hasOffset)
+      return v;
+    if (isa<PtrType>(v->getType()))
+      return AddrOp::create(builder, here(op.tok), v->getType(), *v,
+                            builder.getI64IntegerAttr(op.offset))
+          .getResult();
+    auto it = dyn_cast<IntegerType>(v->getType());
+    if (!it || it.getWidth() < 16)
+      return p.error(op.tok, "an offset applies to an integer register or "
+                             "an address, not '" +
+                                 op.name + "'");
+    ModifierBuilder mb;
+    mb.types.push_back(it.getWidth() == 16   ? TypeKind::u16
+                       : it.getWidth() == 32 ? TypeKind::u32
+                                             : TypeKind::u64);
+    Value off = ConstantOp::create(builder, here(op.tok), it,
+                                   IntegerAttr::get(it, op.offset))
+                    .getResult();
+    return AddOp::create(builder, here(op.tok), TypeRange{it},
+                         ValueRange{*v, off},
+                         {builder.getNamedAttr("mods", mb.get(p.ctx))})
+        ->getResult(0);
+  }
   case ParsedOperand::NotName: {
     auto v = readName(op.tok, op.name);
     if (failed(v))
@@ -2064,6 +2099,8 @@ FailureOr<Type> FunctionBuilder::destType(const ParsedOperand &op,
   if (op.kind != ParsedOperand::Name)
     return p.error(op.tok, "expected a register as destination but found " +
                                Parser::describe(op.tok));
+  if (op.hasOffset)
+    return p.error(op.tok, "a destination cannot have an offset");
   const NameEntry *e = lookup(op.name);
   if (!e)
     return p.error(op.tok, "use of undeclared register '" + op.name + "'");
