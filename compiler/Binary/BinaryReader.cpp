@@ -96,6 +96,50 @@ public:
     in.containers.push_back(std::move(f));
   }
 
+  /// PTX modules kept as C strings in `data` (outside the containers'
+  /// byte ranges): a NUL-terminated text with `.version`, `.target` and an
+  /// `.entry`, starting at a NUL or at the section's start.
+  void findEmbeddedPTX(StringRef data,
+                       ArrayRef<std::pair<uint64_t, uint64_t>> skip,
+                       StringRef member, StringRef section) {
+    size_t from = 0;
+    while (true) {
+      size_t v = data.find(".version", from);
+      if (v == StringRef::npos)
+        return;
+      size_t start = data.rfind('\0', v);
+      start = start == StringRef::npos ? 0 : start + 1;
+      size_t end = data.find('\0', v);
+      if (end == StringRef::npos)
+        end = data.size();
+      from = end;
+      if (llvm::any_of(skip, [&](const std::pair<uint64_t, uint64_t> &r) {
+            return start < r.second && end > r.first;
+          }))
+        continue;
+      StringRef text = data.slice(start, end);
+      // Only comments and blanks before `.version`; a `.target` and an
+      // `.entry` after it.
+      StringRef head = text.take_front(v - start);
+      bool onlyComments = true;
+      for (StringRef line : llvm::split(head, '\n')) {
+        line = line.trim();
+        if (!line.empty() && !line.starts_with("//"))
+          onlyComments = false;
+      }
+      StringRef rest = text.drop_front(v - start);
+      if (!onlyComments || !rest.contains(".target") ||
+          !rest.contains(".entry") || !looksLikePTX(text))
+        continue;
+      EmbeddedPTX e;
+      e.member = member.str();
+      e.section = section.str();
+      e.fileOffset = offsetOf(text.data());
+      e.text = text.str();
+      in.embeddedPTX.push_back(std::move(e));
+    }
+  }
+
   void readELF(object::ObjectFile &obj, StringRef member);
   void readArchive(MemoryBufferRef buf);
   void read(MemoryBufferRef buf, StringRef member);
@@ -204,8 +248,12 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
       continue;
     std::vector<fatbin::Container> found;
     fatbin::searchContainers({s.contents.data(), s.contents.size()}, found);
-    for (fatbin::Container &c : found)
+    std::vector<std::pair<uint64_t, uint64_t>> inContainers;
+    for (fatbin::Container &c : found) {
+      inContainers.push_back({c.offset, c.offset + c.totalSize()});
       record(std::move(c), s.contents, member, s.name, false);
+    }
+    findEmbeddedPTX(s.contents, inContainers, member, s.name);
   }
   // Wrappers point at fatbins, which may sit in other sections (`.ldata`).
   for (const SectionInfo &seg : sections) {

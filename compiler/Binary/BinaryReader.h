@@ -35,6 +35,15 @@ struct FoundContainer {
   fatbin::Container container;
 };
 
+/// PTX text embedded in a binary's data as a NUL-terminated string (a
+/// program that passes it to cuModuleLoadData or cuLinkAddData itself).
+struct EmbeddedPTX {
+  std::string member;  ///< archive member, empty otherwise
+  std::string section; ///< the ELF section it lies in
+  uint64_t fileOffset = 0;
+  std::string text;
+};
+
 struct Diagnostic {
   uint64_t offset = 0; ///< in the input file
   std::string message;
@@ -47,6 +56,7 @@ struct Input {
   std::string kindDetail; ///< e.g. "ELF shared object"
   std::unique_ptr<llvm::MemoryBuffer> buffer;
   std::vector<FoundContainer> containers;
+  std::vector<EmbeddedPTX> embeddedPTX;
   std::vector<Diagnostic> diagnostics;
   /// Not an ELF binary, archive, fatbin or PTX file: files met while walking
   /// a directory are then skipped rather than reported.

@@ -439,6 +439,12 @@ int build::runBuild(const BuildOptions &opts) {
       if (fc.relocatable && fc.member.empty())
         relocatable.push_back(index);
     }
+    // PTX the program keeps as a string and loads itself.
+    for (const binary::EmbeddedPTX &e : in.embeddedPTX) {
+      addModule(e.text,
+                e.member.empty() ? in.path : in.path + "(" + e.member + ")");
+      anyPTX = true;
+    }
     if (!in.containers.empty() && !anyPTX && !cubinArchs.empty()) {
       std::string archs;
       for (uint32_t a : cubinArchs)

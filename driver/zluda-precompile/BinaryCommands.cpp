@@ -70,8 +70,9 @@ bool skipped(const Input &in) {
 
 struct Totals {
   uint64_t containers = 0, entries = 0, ptx = 0, elf = 0, other = 0,
-           ptxBytes = 0, storedBytes = 0, kernels = 0;
+           ptxBytes = 0, storedBytes = 0, kernels = 0, embedded = 0;
   void add(const Totals &t) {
+    embedded += t.embedded;
     containers += t.containers;
     entries += t.entries;
     ptx += t.ptx;
@@ -82,9 +83,12 @@ struct Totals {
     kernels += t.kernels;
   }
   std::string describe() const {
-    return fmt::format("{} containers, {} entries ({} ptx, {} elf, {} other), "
-                       "{} bytes of PTX, {} kernels",
-                       containers, entries, ptx, elf, other, ptxBytes, kernels);
+    return fmt::format(
+        "{} containers, {} entries ({} ptx, {} elf, {} other), "
+        "{}{} bytes of PTX, {} kernels",
+        containers, entries, ptx, elf, other,
+        embedded ? fmt::format("{} embedded PTX strings, ", embedded) : "",
+        ptxBytes, kernels);
   }
   llvm::json::Object toJSON() const {
     return llvm::json::Object{{"containers", int64_t(containers)},
@@ -93,7 +97,8 @@ struct Totals {
                               {"elf", int64_t(elf)},
                               {"other", int64_t(other)},
                               {"ptx_bytes", int64_t(ptxBytes)},
-                              {"kernels", int64_t(kernels)}};
+                              {"kernels", int64_t(kernels)},
+                              {"embedded_ptx", int64_t(embedded)}};
   }
 };
 
@@ -200,6 +205,34 @@ int driver::runList(const ListOptions &opts) {
         jc["member"] = fc.member;
       jsonContainers.push_back(std::move(jc));
     }
+    // PTX kept as strings in the program's data (loaded by the program).
+    llvm::json::Array jsonEmbedded;
+    for (const EmbeddedPTX &e : in.embeddedPTX) {
+      std::vector<std::string> kernels = listKernels(e.text);
+      ++t.embedded;
+      t.ptxBytes += e.text.size();
+      t.kernels += kernels.size();
+      std::string names;
+      for (size_t k = 0; k < kernels.size() && k < 3; ++k)
+        names += (k ? ", " : ": ") + kernels[k];
+      if (kernels.size() > 3)
+        names += ", ...";
+      table += fmt::format("  embedded PTX string at 0x{:x} in {}{}, {} bytes, "
+                           "{} kernels{}\n",
+                           e.fileOffset, e.section,
+                           e.member.empty() ? "" : " of member " + e.member,
+                           e.text.size(), kernels.size(), names);
+      llvm::json::Array ks;
+      for (auto &k : kernels)
+        ks.push_back(k);
+      llvm::json::Object je{{"offset", int64_t(e.fileOffset)},
+                            {"section", e.section},
+                            {"size", int64_t(e.text.size())},
+                            {"kernels", std::move(ks)}};
+      if (!e.member.empty())
+        je["member"] = e.member;
+      jsonEmbedded.push_back(std::move(je));
+    }
     all.add(t);
     failed |= in.hasErrors();
     printDiagnostics(in);
@@ -214,6 +247,7 @@ int driver::runList(const ListOptions &opts) {
           llvm::json::Object{{"path", in.path},
                              {"kind", inputKindName(in.kind)},
                              {"containers", std::move(jsonContainers)},
+                             {"embedded_ptx", std::move(jsonEmbedded)},
                              {"diagnostics", std::move(errs)},
                              {"totals", t.toJSON()}});
       continue;
