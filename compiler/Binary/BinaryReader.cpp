@@ -2,8 +2,11 @@
 
 #include "compiler/Binary/BinaryReader.h"
 
+#include "llvm/BinaryFormat/COFF.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/Archive.h"
+#include "llvm/Object/COFF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
@@ -22,6 +25,8 @@ const char *binary::inputKindName(InputKind kind) {
   switch (kind) {
   case InputKind::ELF:
     return "elf";
+  case InputKind::PE:
+    return "pe";
   case InputKind::Archive:
     return "archive";
   case InputKind::Fatbin:
@@ -140,7 +145,7 @@ public:
     }
   }
 
-  void readELF(object::ObjectFile &obj, StringRef member);
+  void readObject(object::ObjectFile &obj, StringRef member);
   void readArchive(MemoryBufferRef buf);
   void read(MemoryBufferRef buf, StringRef member);
 
@@ -165,12 +170,21 @@ struct SectionInfo {
 
 } // namespace
 
-void Reader::readELF(object::ObjectFile &obj, StringRef member) {
+void Reader::readObject(object::ObjectFile &obj, StringRef member) {
   auto *elf = dyn_cast<object::ELFObjectFileBase>(&obj);
-  if (!elf) {
+  auto *coff = dyn_cast<object::COFFObjectFile>(&obj);
+  if (!elf && !coff) {
     error(offsetOf(obj.getData().data()),
-          "not an ELF object: unsupported object format");
+          "not an ELF or PE/COFF object: unsupported object format");
     return;
+  }
+  if (coff && in.kindDetail.empty()) {
+    if (!coff->getDOSHeader())
+      in.kindDetail = "COFF object";
+    else if (coff->getCharacteristics() & COFF::IMAGE_FILE_DLL)
+      in.kindDetail = "PE/COFF DLL";
+    else
+      in.kindDetail = "PE/COFF executable";
   }
   if (in.kindDetail.empty()) {
     switch (elf->getEType()) {
@@ -199,8 +213,14 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
     info.name = name->str();
     info.address = s.getAddress();
     info.size = s.getSize();
-    info.type = object::ELFSectionRef(s).getType();
-    info.flags = object::ELFSectionRef(s).getFlags();
+    if (elf) {
+      info.type = object::ELFSectionRef(s).getType();
+      info.flags = object::ELFSectionRef(s).getFlags();
+    } else {
+      // PE/COFF: the ELF terms the searches below use.
+      info.type = s.isBSS() ? ELF::SHT_NOBITS : ELF::SHT_PROGBITS;
+      info.flags = s.isText() ? ELF::SHF_EXECINSTR : 0;
+    }
     if (info.type == ELF::SHT_NOBITS || info.size == 0) {
       sections.push_back(std::move(info));
       continue;
@@ -234,7 +254,8 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
     }
 
   for (const SectionInfo &s : sections) {
-    if (s.name == ".nv_fatbin")
+    // `.nv_fatb`: Windows' name (PE section names have 8 characters).
+    if (s.name == ".nv_fatbin" || s.name == ".nv_fatb")
       addContainers(s.contents, member, s.name, false);
     else if (s.name == "__nv_relfatbin")
       addContainers(s.contents, member, s.name, true);
@@ -244,7 +265,8 @@ void Reader::readELF(object::ObjectFile &obj, StringRef member) {
   for (const SectionInfo &s : sections) {
     if (s.contents.empty() || s.type != ELF::SHT_PROGBITS ||
         (s.flags & ELF::SHF_EXECINSTR) || s.name == ".nv_fatbin" ||
-        s.name == "__nv_relfatbin" || s.name == ".nvFatBinSegment")
+        s.name == ".nv_fatb" || s.name == "__nv_relfatbin" ||
+        s.name == ".nvFatBinSegment")
       continue;
     std::vector<fatbin::Container> found;
     fatbin::searchContainers({s.contents.data(), s.contents.size()}, found);
@@ -364,7 +386,32 @@ void Reader::read(MemoryBufferRef buf, StringRef member) {
                       "bad ELF file: " + toString(obj.takeError()));
       return;
     }
-    readELF(**obj, member);
+    readObject(**obj, member);
+    return;
+  }
+  // PE/COFF: Windows executables and DLLs ("MZ"), x86-64 COFF objects.
+  file_magic magic = identify_magic(data);
+  if (magic == file_magic::pecoff_executable ||
+      magic == file_magic::coff_object) {
+    if (member.empty())
+      in.kind = InputKind::PE;
+    Expected<std::unique_ptr<object::ObjectFile>> obj =
+        object::ObjectFile::createObjectFile(buf);
+    if (!obj) {
+      error(base, (member.empty() ? "" : "member " + member + ": ") +
+                      "bad PE/COFF file: " + toString(obj.takeError()));
+      return;
+    }
+    // An "MZ" image LLVM reads as something else (a damaged PE header).
+    auto *coff = dyn_cast<object::COFFObjectFile>(obj->get());
+    if (magic == file_magic::pecoff_executable &&
+        (!coff || !coff->getDOSHeader())) {
+      error(base, (member.empty() ? "" : "member " + member + ": ") +
+                      Twine("bad PE/COFF file: its PE header does not read "
+                            "as one"));
+      return;
+    }
+    readObject(**obj, member);
     return;
   }
   if (member.empty() && data.starts_with("!<arch>\n")) {

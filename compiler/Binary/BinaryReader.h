@@ -3,7 +3,9 @@
 //
 // Finds every fatbin container in an input: ELF executables, shared objects
 // and relocatable objects (sections `.nv_fatbin` and `__nv_relfatbin`, and
-// containers elsewhere that a `.nvFatBinSegment` wrapper points to), `ar`
+// containers elsewhere that a `.nvFatBinSegment` wrapper points to), PE/COFF
+// executables, DLLs and objects of Windows (`.nv_fatb` and the other data
+// sections), `ar`
 // archives member by member, plain fatbin files and PTX text. The kind is
 // detected from the content, not the name. Problems are diagnostics with the
 // byte offset; a bad input never stops the others.
@@ -23,7 +25,7 @@
 
 namespace zluda::binary {
 
-enum class InputKind { ELF, Archive, Fatbin, PTX, Unknown };
+enum class InputKind { ELF, PE, Archive, Fatbin, PTX, Unknown };
 const char *inputKindName(InputKind kind);
 
 /// One fatbin container found in an input.

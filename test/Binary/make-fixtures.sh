@@ -39,3 +39,23 @@ run nvcc -c -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm
 for arch in 75 80 86 89 90; do
   run nvcc -ptx -arch=compute_$arch vadd.cu -o vadd.compute_$arch.ptx
 done
+# Windows binaries (PE/COFF), made here with LLVM's tools: vadd-exe's
+# .nv_fatbin as the .nv_fatb section and an embedded PTX string, as a COFF
+# object, a DLL and an executable (test/Binary/pe-coff.test).
+llvm=/usr/lib/llvm-22/bin
+run "$llvm/llvm-objcopy" -O binary --only-section=.nv_fatbin vadd-exe vadd.fatbin
+cat > win.s <<'ASM'
+        .section .nv_fatb,"dr"
+        .p2align 3
+        .incbin "vadd.fatbin"
+        .section .rdata,"dr"
+        .asciz "//\n.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry win_embedded()\n{\n ret;\n}\n"
+        .text
+        .globl main
+main:
+        ret
+ASM
+run "$llvm/clang" --target=x86_64-pc-windows-msvc -c win.s -o win-vadd.obj
+run "$llvm/lld-link" /dll /noentry /nodefaultlib /out:win-vadd.dll win-vadd.obj
+run "$llvm/lld-link" /entry:main /subsystem:console /nodefaultlib /out:win-vadd.exe win-vadd.obj
+rm -f win.s vadd.fatbin win-vadd.lib
