@@ -63,7 +63,7 @@ struct ParsedOperand {
   uint64_t bits = 0;
   unsigned floatWidth = 0; ///< 32 for 0f, 64 for 0d, 0 for decimal
   int64_t offset = 0;
-  /// A Name written with an offset, `%r1+4` or `sym-8` (ptxas accepts it
+  /// A Name written with an offset, `%r1+4` or `sym+-8` (ptxas accepts it
   /// wherever a source operand may be): its value plus `offset`.
   bool hasOffset = false;
   SpecialRegAttr sreg;
@@ -1868,10 +1868,9 @@ LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
         p.consume();
       }
     }
-    // `%r1+4`, `%rd2-8`, `sym+16`: the value plus a constant.
-    if (out.kind == ParsedOperand::Name &&
-        (p.peek().is(Token::Plus) || p.peek().is(Token::Minus))) {
-      p.consumeIf(Token::Plus);
+    // `%r1+4`, `%rd2+-8`, `sym+16`: the value plus a constant (ptxas
+    // takes `+` only: `%r1-4` is a syntax error there, as here).
+    if (out.kind == ParsedOperand::Name && p.consumeIf(Token::Plus)) {
       if (failed(p.parseInt(out.offset, "an offset after '+'")))
         return failure();
       out.hasOffset = true;
