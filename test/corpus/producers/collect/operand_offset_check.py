@@ -1,5 +1,5 @@
 """What ptxas makes of a source operand written with an offset (`%r1+4`,
-`%rd1+16`, `sym+8`): loads the PTX with the driver's JIT through CuPy, runs
+`%rd1+16`, `sym+8`, `%r1+-7`; ptxas rejects `%r1-7`): loads the PTX with the driver's JIT through CuPy, runs
 it, prints the values stored (expected: the value plus the offset)."""
 import cupy as cp
 
@@ -21,7 +21,7 @@ PTX = r'''
   mov.u64 %rd2, arr;
   st.global.u64 [%rd1+16], arr+8;
   st.global.u64 [%rd1+24], %rd2;
-  st.global.u32 [%rd1+32], %r1-7;
+  st.global.u32 [%rd1+32], %r1+-7;
   ret;
 }
 '''
@@ -36,4 +36,4 @@ print('  %r1+4 (r1=5):', int(v[0]) & 0xffffffff, '(expected 9)')
 print('  add.u32 %r2, %r1+1, 3:', int(v[0]) >> 32, '(expected 9)')
 print('  %rd1+16 - p:', int(v[1]) - p, '(expected 16)')
 print('  (arr+8) - arr:', int(v[2]) - int(v[3]), '(expected 8)')
-print('  %r1-7:', int(v[4]) & 0xffffffff, '(expected 4294967294)')
+print('  %r1+-7:', int(v[4]) & 0xffffffff, '(expected 4294967294)')

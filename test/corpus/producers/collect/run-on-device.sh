@@ -16,5 +16,5 @@ SM80_SECONDS=100 timeout 150 python3 "$here/triton_inductor.py" "$work" --harves
 cd "$work" && tar czf "$out/producers.tar.gz" device.txt operand-offset.txt *.log \
   $(ls -d triton xla cupy 2>/dev/null)
 cat "$work/operand-offset.txt" "$work"/*/versions.txt
-tail -5 "$work"/*.log
+tail -n 5 "$work"/*.log
 ls "$work"/triton/sm_90 2>/dev/null | wc -l

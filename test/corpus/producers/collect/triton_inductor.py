@@ -91,26 +91,29 @@ os.makedirs(os.path.join(out, 'triton', 'sm_80'), exist_ok=True)
 # Triton's cache and Inductor's copy of it (TORCHINDUCTOR_CACHE_DIR/triton).
 caches = [cache, os.environ['TORCHINDUCTOR_CACHE_DIR']]
 def found(suffix):
+    # One file per compiled kernel (autotuning makes many `triton_mm`):
+    # named <kernel>.<first 10 of its cache directory's hash><suffix>.
     files = {}
     for c in caches:
         for f in sorted(glob.glob(os.path.join(c, '**', '*' + suffix), recursive=True)):
-            files.setdefault(os.path.basename(f), f)
-    return [files[k] for k in sorted(files)]
+            stem = os.path.basename(f)[:-len(suffix)]
+            key = stem + '.' + os.path.basename(os.path.dirname(f))[:10]
+            files.setdefault(key, f)
+    return sorted(files.items())
 seen = set()
-for ptx in found('.ptx'):
-    name = os.path.basename(ptx)
-    seen.add(name)
-    shutil.copy(ptx, os.path.join(out, 'triton', 'sm_90', name))
+for key, ptx in found('.ptx'):
+    seen.add(key)
+    shutil.copy(ptx, os.path.join(out, 'triton', 'sm_90', key + '.ptx'))
 
 # The same kernels for an sm_80-class device: Triton IR recompiled.
 from triton.backends.compiler import GPUTarget  # noqa: E402
 n80 = 0
 deadline = time.time() + float(os.environ.get('SM80_SECONDS', '150'))
-for ttir in found('.ttir'):
+for key, ttir in found('.ttir'):
     if time.time() > deadline:
         print('sm_80 recompiles stopped at the time limit')
         break
-    name = os.path.splitext(os.path.basename(ttir))[0]
+    name = key
     try:
         k = triton.compile(ttir, target=GPUTarget('cuda', 80, 32))
         with open(os.path.join(out, 'triton', 'sm_80', name + '.ptx'), 'w') as f:
