@@ -303,9 +303,35 @@ Results lowerBarrier(OpTy op, ValueRange args, ModifiersAttr,
   return SmallVector<Value>{};
 }
 
+/// The proxy kind of `fence.proxy.<kind>` (`async`, `alias`), if any.
+static std::optional<StringRef> proxyKind(ModifiersAttr mods) {
+  if (!hasFlag(mods, Flag::proxy) ||
+      (mods.getExtras() && mods.getExtras().size()))
+    return std::nullopt;
+  if (hasFlag(mods, Flag::async))
+    return StringRef("async");
+  if (hasFlag(mods, Flag::alias))
+    return StringRef("alias");
+  return std::nullopt;
+}
+
 template <typename OpTy>
 Results lowerFence(OpTy op, ValueRange, ModifiersAttr mods,
                    ConversionPatternRewriter &b, const Lowering &l) {
+  if (proxyKind(mods)) {
+    // fence.proxy.async / .alias orders the generic proxy against the async
+    // (bulk copies, tensor maps) or an aliased one. This lowering makes
+    // every such access an ordinary one, so a memory fence over the state
+    // space's reach does it: a CTA for `.shared::cta`, else the GPU.
+    ArrayRef<StateSpace> spaces = mods.getSpaces();
+    MemScope scope = spaces.size() == 1 && (spaces[0] == StateSpace::shared ||
+                                            spaces[0] == StateSpace::shared_cta)
+                         ? MemScope::cta
+                         : MemScope::gpu;
+    LLVM::FenceOp::create(b, op.getLoc(), LLVM::AtomicOrdering::acq_rel,
+                          l.target.getSyncScope(scope));
+    return SmallVector<Value>{};
+  }
   MemScope scope = mods.getScope().value_or(MemScope::gpu);
   if (auto extras = mods.getExtras())
     for (Attribute e : extras)
@@ -342,8 +368,21 @@ std::string checkMembar(Operation *op, const TargetInfo &) {
   return checkModifiers(op, p);
 }
 
-/// fence: the proxy and state-space forms are not lowered.
+/// fence: of the proxy forms, `.proxy.async` (with a state space or not)
+/// and `.proxy.alias`; the tensor-map proxy fences are not lowered.
 std::string checkFence(Operation *op, const TargetInfo &) {
+  auto mods = op->getAttrOfType<ModifiersAttr>("mods");
+  std::optional<StringRef> kind = mods ? proxyKind(mods) : std::nullopt;
+  if (kind && (*kind == "async" || *kind == "alias") && !mods.getSem() &&
+      !mods.getScope()) {
+    ArrayRef<StateSpace> spaces = mods.getSpaces();
+    if (spaces.empty() ||
+        (spaces.size() == 1 &&
+         (spaces[0] == StateSpace::global || spaces[0] == StateSpace::shared ||
+          spaces[0] == StateSpace::shared_cta ||
+          spaces[0] == StateSpace::shared_cluster)))
+      return "";
+  }
   return checkModifiers(
       op, {}, [](ModifiersAttr mods) -> std::optional<StringRef> {
         if (hasFlag(mods, Flag::proxy) || mods.getSpaces().size())
