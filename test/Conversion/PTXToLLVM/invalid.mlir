@@ -169,11 +169,11 @@ ptx.func @membar_word attributes {params = [], returns = []} {
 
 // -----
 
-// Barrier: fence's proxy and state-space forms.
+// Barrier: fence's tensor-map proxy forms and a state space without proxy.
 ptx.func @fence_proxy attributes {params = [], returns = []} {
-  // expected-error @+2 {{unsupported: fence.proxy.async}}
+  // expected-error @+2 {{unsupported: fence.release.gpu.proxy.tensormap::generic}}
   // expected-note @+1 {{in 'fence_proxy'}}
-  ptx.fence "proxy.async" : () -> ()
+  ptx.fence "release.gpu.proxy.tensormap::generic" : () -> ()
   // expected-error @+2 {{unsupported: fence.acq_rel.gpu.shared}}
   // expected-note @+1 {{in 'fence_proxy'}}
   ptx.fence "acq_rel.gpu.shared" : () -> ()
