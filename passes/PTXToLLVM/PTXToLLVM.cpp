@@ -109,6 +109,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   populateMemoryPatterns(converter, patterns, target, state);
   populateAtomicPatterns(converter, patterns, target, state);
   populateBarrierPatterns(converter, patterns, target, state);
+  populateMbarrierPatterns(converter, patterns, target, state);
   populateWarpPatterns(converter, patterns, target, state);
   populateFunctionPatterns(converter, patterns, target, state);
   populateGlobalPatterns(converter, patterns, target, state);

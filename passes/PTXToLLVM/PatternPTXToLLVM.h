@@ -52,6 +52,9 @@ ZLUDA_FAMILY(Atomic)
 /// BarrierOpToLLVM.cpp: bar/barrier (named, with counts, .red), membar,
 /// fence, griddepcontrol, nanosleep.
 ZLUDA_FAMILY(Barrier)
+/// MbarrierOpToLLVM.cpp: mbarrier, cp.async.mbarrier.arrive, the non-tensor
+/// bulk copies (cp.async.bulk and its groups, L2 prefetch).
+ZLUDA_FAMILY(Mbarrier)
 /// WarpOpToLLVM.cpp: shfl, vote, redux, match, activemask, bar.warp.sync.
 ZLUDA_FAMILY(Warp)
 /// FunctionOpToLLVM.cpp: kernels, functions, calls (the CUDA runtime's

@@ -206,6 +206,18 @@ def check_alloca(code):
   return [('p', got, exp)]
 
 
+def check_mbarrier(code):
+  # kernels/mbarrier.ptx: bulk copies completing transaction bytes, arrivals with expect_tx, waits by parity and by
+  # state, expect_tx/complete_tx, arrive_drop, a generic address, a bulk store to global, pending counts.
+  rng = random.Random(5)
+  src = [rng.getrandbits(32) for _ in range(3 * 128)]
+  out = ar.Buffer(4 * 770)
+  ar.run(code, 'mbar', (1, 1, 1), (128, 1, 1), [out, ar.Buffer(pack(src))])
+  exp = [(src[it * 128 + t] + it) & M32 for it in range(3) for t in range(128)]
+  exp += [0xabcd1234] * 128 + [1] * 128 + [0xabcd1234] + src[257:384] + [2, 0]
+  return [('out', out.read(), pack(exp))]
+
+
 CDNA_SRC = '''\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 \t.text
 \t.globl t
@@ -257,7 +269,7 @@ def check_cdna_wave64(code):
 
 
 CHECKS = [('ids3d', check_ids1d, 'ids1d'), ('ids3d', check_ids3d, 'ids3d'), ('shfl_reduce', check_shfl_reduce, 'shfl_reduce'),
-          ('shfl_fixed', check_shfl_fixed, 'shfl_fixed'), ('elect', check_elect, 'elect'),
+          ('shfl_fixed', check_shfl_fixed, 'shfl_fixed'), ('elect', check_elect, 'elect'), ('mbarrier', check_mbarrier, 'mbarrier'),
           ('dyn_smem', check_dyn_smem, 'dyn_smem'), ('module_var', check_module_var, 'module_var'),
           ('local_array', check_local_array, 'local_array'), ('verify/sweeps/call_indirect', check_call_indirect, 'call_indirect'),
           ('Conversion/PTXToLLVM/alloca', check_alloca, 'alloca'),
