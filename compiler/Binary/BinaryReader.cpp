@@ -528,7 +528,10 @@ std::vector<std::string> binary::listKernels(std::string_view ptx) {
     while (end < ptx.size() && (isalnum(static_cast<unsigned char>(ptx[end])) ||
                                 ptx[end] == '_' || ptx[end] == '$'))
       ++end;
-    if (end > start)
+    // A kernel declared before its definition (nvcc's device runtime
+    // library does: kernels whose addresses a table holds) is one kernel.
+    if (end > start && std::find(names.begin(), names.end(),
+                                 ptx.substr(start, end - start)) == names.end())
       names.emplace_back(ptx.substr(start, end - start));
     pos = end;
   }

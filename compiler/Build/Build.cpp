@@ -65,7 +65,7 @@ void resolveDeviceLinks(std::vector<Module> &modules) {
          binary::listFunctions(modules[i].text, ".visible"))
       definers[f].push_back(i);
     for (std::string &f : binary::listFunctions(modules[i].text, ".extern"))
-      if (!ptx::isRuntimeFunction(f))
+      if (!ptx::isRuntimeFunction(f) && !ptx::deviceRuntimeFunctionKind(f))
         externs[i].push_back(std::move(f));
   }
   auto shareSource = [&](size_t a, size_t b) {
@@ -229,7 +229,8 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
   if (m.linkedImage)
     for (mlir::ModuleOp part : linked)
       for (auto entry : part.getOps<ptx::EntryOp>())
-        job.compiled.push_back(entry.getSymName().str());
+        if (!gone.count(entry.getSymName().str()))
+          job.compiled.push_back(entry.getSymName().str());
   job.error = first;
   job.status = job.missing.empty() ? Status::compiled : Status::partial;
 }

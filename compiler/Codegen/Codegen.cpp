@@ -403,10 +403,12 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
     return pm.run(m);
   };
   // The functions declared `.extern` (not the CUDA runtime's, which the
-  // target provides): the device link must define the ones used.
+  // target provides, nor the device runtime's, whose callers are reported
+  // unsupported): the device link must define the ones used.
   std::vector<std::string> externs;
   for (auto f : clone.getOps<ptx::FuncOp>())
-    if (f.getBody().empty() && !ptx::isRuntimeFunction(f.getSymName()))
+    if (f.getBody().empty() && !ptx::isRuntimeFunction(f.getSymName()) &&
+        !ptx::deviceRuntimeFunctionKind(f.getSymName()))
       externs.push_back(f.getSymName().str());
   if (failed(lower(clone)))
     return makeError("lowering failed");
@@ -551,10 +553,35 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
     if (failed(removed))
       return makeError("lowering failed");
     artifact.removedKernels.assign(removed->begin(), removed->end());
-    if (!removed->empty() && clone->getOps<ptx::EntryOp>().empty())
+  }
+  // The modules linked in lose what is unsupported too (a -rdc program
+  // with the device runtime: its library's functions call the driver);
+  // linked whole, their kernels count as this module's.
+  std::vector<OwningOpRef<ModuleOp>> linkedClones;
+  SmallVector<ModuleOp> linked;
+  for (ModuleOp other : linkWith) {
+    if (!target) {
+      linked.push_back(other);
+      continue;
+    }
+    linkedClones.push_back(other.clone());
+    auto removed = ptx::removeUnsupportedKernels(*linkedClones.back(), *target);
+    if (failed(removed))
+      return makeError("lowering a linked module failed");
+    if (opts.linkWhole)
+      artifact.removedKernels.insert(artifact.removedKernels.end(),
+                                     removed->begin(), removed->end());
+    linked.push_back(*linkedClones.back());
+  }
+  if (target && !artifact.removedKernels.empty()) {
+    bool anyLeft = !clone->getOps<ptx::EntryOp>().empty();
+    if (opts.linkWhole)
+      for (ModuleOp part : linked)
+        anyLeft = anyLeft || !part.getOps<ptx::EntryOp>().empty();
+    if (!anyLeft)
       return makeError("no kernel left to compile");
   }
-  auto bytes = lowerClone(*clone, opts, emit, linkWith);
+  auto bytes = lowerClone(*clone, opts, emit, linked);
   if (!bytes)
     return bytes.takeError();
   artifact.bytes = std::move(*bytes);

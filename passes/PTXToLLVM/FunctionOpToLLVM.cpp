@@ -517,16 +517,16 @@ Results lowerTrap(OpTy op, ValueRange, ModifiersAttr,
   return SmallVector<Value>{};
 }
 
-/// Device functions of the CUDA runtime (device-side launches) that have no
-/// implementation here yet; without this they would surface as undefined
-/// symbols at link time.
+/// Calls to the CUDA device runtime (device-side launches, streams, events,
+/// graphs, memory): reported per calling kernel, never left to fail as
+/// undefined symbols at link time.
 std::string checkCall(Operation *op, const TargetInfo &) {
-  static const llvm::StringSet<> runtime = {
-      "cudaGetParameterBufferV2", "cudaLaunchDeviceV2",
-      "cudaGetParameterBuffer", "cudaLaunchDevice"};
   auto call = cast<CallOp>(op);
-  if (call.getCallee() && runtime.contains(*call.getCallee()))
-    return ("call to the CUDA runtime function '" + *call.getCallee() + "'")
+  if (!call.getCallee())
+    return "";
+  if (const char *kind = deviceRuntimeFunctionKind(*call.getCallee()))
+    return ("call to the CUDA device runtime function '" + *call.getCallee() +
+            "' (" + kind + ")")
         .str();
   return "";
 }
@@ -560,4 +560,81 @@ void zluda::ptx::lowering::populateFunctionPatterns(TypeConverter &converter,
 
 bool zluda::ptx::isRuntimeFunction(llvm::StringRef name) {
   return findRuntimeFunction(name) != nullptr;
+}
+
+const char *zluda::ptx::deviceRuntimeFunctionKind(llvm::StringRef name) {
+  // The device runtime's API (cuda_device_runtime_api.h), its CDP2 entry
+  // points, and the driver's functions its library calls (`cnp*` and the
+  // reserved `__cuda_syscall_*`).
+  if (name.starts_with("__cuda_syscall_"))
+    return "the device runtime's driver interface";
+  bool cdp2 = name.consume_front("__cudaCDP2");
+  name.consume_back("_ptsz");
+  static const llvm::StringMap<const char *> kinds = [] {
+    llvm::StringMap<const char *> m;
+    const char *launch = "dynamic parallelism: a device-side launch";
+    for (const char *f :
+         {"cudaGetParameterBuffer", "cudaGetParameterBufferV2",
+          "cudaLaunchDevice", "cudaLaunchDeviceV2", "GetParameterBuffer",
+          "GetParameterBufferV2", "LaunchDevice", "LaunchDeviceV2",
+          "__cudaDeviceSynchronizeDeprecationAvoidance"})
+      m[f] = launch;
+    const char *graph = "a device-side graph call";
+    for (const char *f :
+         {"cudaGraphSetConditional", "cudaGraphLaunch",
+          "cudaGetCurrentGraphExec", "cudaGraphKernelNodeSetEnabled",
+          "cudaGraphKernelNodeSetGridDim", "cudaGraphKernelNodeSetParam",
+          "cudaGraphKernelNodeUpdatesApply"})
+      m[f] = graph;
+    const char *driver = "the device runtime's driver interface";
+    for (const char *f :
+         {"cnpDeviceGetAttribute", "cnpEventCreate", "cnpEventDestroy",
+          "cnpEventRecord", "cnpFuncGetAttribute", "cnpGetCacheConfig",
+          "cnpGetDevice", "cnpGetDeviceCount", "cnpGetLastError", "cnpGetLimit",
+          "cnpGetParameterBuffer", "cnpGetParameterBufferV2",
+          "cnpGetSharedMemConfig", "cnpLaunchDevice", "cnpLaunchDeviceV2",
+          "cnpSetLastError", "cnpStreamCreate", "cnpStreamDestroy",
+          "cnpStreamWaitEvent"})
+      m[f] = driver;
+    const char *rt = "the device runtime API";
+    for (const char *f : {"DeviceGetAttribute",
+                          "DeviceGetCacheConfig",
+                          "DeviceGetLimit",
+                          "DeviceGetSharedMemConfig",
+                          "EventCreateWithFlags",
+                          "EventDestroy",
+                          "EventRecord",
+                          "EventRecordWithFlags",
+                          "Free",
+                          "FuncGetAttributes",
+                          "GetDevice",
+                          "GetDeviceCount",
+                          "GetErrorName",
+                          "GetErrorString",
+                          "GetLastError",
+                          "Malloc",
+                          "Memcpy2DAsync",
+                          "Memcpy3DAsync",
+                          "MemcpyAsync",
+                          "Memset2DAsync",
+                          "Memset3DAsync",
+                          "MemsetAsync",
+                          "OccupancyMaxActiveBlocksPerMultiprocessor",
+                          "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+                          "PeekAtLastError",
+                          "RuntimeGetVersion",
+                          "StreamCreateWithFlags",
+                          "StreamDestroy",
+                          "StreamWaitEvent"})
+      m[std::string("cuda") + f] = rt;
+    const char *cg = "cooperative groups through the device runtime";
+    for (const char *f :
+         {"cudaCGGetIntrinsicHandle", "cudaCGGetRank", "cudaCGGetSize",
+          "cudaCGSynchronize", "cudaCGSynchronizeGrid"})
+      m[f] = cg;
+    return m;
+  }();
+  // The CDP2 entry points are the API's names without `cuda`.
+  auto it = kinds.find(cdp2 ? ("cuda" + name).str() : name.str());
+  return it == kinds.end() ? nullptr : it->second;
 }

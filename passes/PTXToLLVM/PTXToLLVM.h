@@ -73,6 +73,13 @@ removeUnsupportedKernels(mlir::ModuleOp module, const TargetInfo &target);
 /// target provides.
 bool isRuntimeFunction(llvm::StringRef name);
 
+/// What a function of the CUDA device runtime (libcudadevrt, `-rdc` with
+/// `-lcudadevrt`) that no target here provides does, for its diagnostic
+/// ("dynamic parallelism: device-side launch", ...), or null for any other
+/// name. Calls to them are reported as unsupported in the calling kernel,
+/// and their `.extern` declarations need no definition in a device link.
+const char *deviceRuntimeFunctionKind(llvm::StringRef name);
+
 } // namespace zluda::ptx
 
 #endif // ZLUDA_PASSES_PTXTOLLVM_PTXTOLLVM_H
