@@ -216,7 +216,7 @@ ptx.func @cudaLaunchDeviceV2 attributes {
 ptx.func @launch attributes {params = [], returns = []} {
   %0 = ptx.local_var "a" : param b64 -> !ptx.ptr<param>
   %1 = ptx.local_var "r" : param b32 -> !ptx.ptr<param>
-  // expected-error @+2 {{unsupported: call to the CUDA runtime function 'cudaLaunchDeviceV2'}}
+  // expected-error @+2 {{unsupported: call to the CUDA device runtime function 'cudaLaunchDeviceV2' (dynamic parallelism: a device-side launch)}}
   // expected-note @+1 {{in 'launch'}}
   ptx.call @cudaLaunchDeviceV2 returns(%1 : !ptx.ptr<param>) args(%0 : !ptx.ptr<param>)
   ptx.ret
