@@ -48,8 +48,9 @@ Value mbarrierPointer(OpBuilder &b, Location loc, const Lowering &l, Value addr,
 /// `arrivals`, the expected arrivals less `drops`, the transaction count
 /// plus `tx`; when no arrival and no transaction is left pending, the phase
 /// completes: its parity flips and the pending arrivals are the expected
-/// ones again. Returns the state `mbarrier.arrive` gives: the word before,
-/// its pending arrivals those after this arrival.
+/// ones again. Returns the word before: the state `mbarrier.arrive` gives
+/// (its pending count the one before this arrival, as NVIDIA's is: measured
+/// on the H200, test/emu/kernels/mbarrier.ptx).
 std::string defineUpdate(OpBuilder &b, ModuleOp module, Location loc,
                          Type ptrType, const TargetInfo &target) {
   unsigned as = cast<LLVM::LLVMPointerType>(ptrType).getAddressSpace();
@@ -121,13 +122,12 @@ std::string defineUpdate(OpBuilder &b, ModuleOp module, Location loc,
                               LLVM::ShlOp::create(b, loc, par, c(63)));
   };
   Value next = pack(nextPending, expected, txCount, nextParity);
-  Value state = pack(pending, expected, txCount, parity);
   auto swap = LLVM::AtomicCmpXchgOp::create(
       b, loc, word, old, next, LLVM::AtomicOrdering::acq_rel,
       LLVM::AtomicOrdering::monotonic, cta);
   Value seen = LLVM::ExtractValueOp::create(b, loc, swap, 0);
   Value done = LLVM::ExtractValueOp::create(b, loc, swap, 1);
-  LLVM::CondBrOp::create(b, loc, done, exit, ValueRange{state}, cas,
+  LLVM::CondBrOp::create(b, loc, done, exit, ValueRange{old}, cas,
                          ValueRange{seen});
 
   b.setInsertionPointToStart(exit);
@@ -237,8 +237,8 @@ Results lowerWait(OpTy op, ValueRange args, ModifiersAttr mods,
   return one(castTo(b, loc, done, op->getResult(0).getType()));
 }
 
-/// mbarrier.pending_count d, state: the arrivals pending after the
-/// arrival that gave the state.
+/// mbarrier.pending_count d, state: the arrivals that were pending when the
+/// arrival that gave the state was made (NVIDIA's answer).
 template <typename OpTy>
 Results lowerPendingCount(OpTy op, ValueRange args, ModifiersAttr,
                           ConversionPatternRewriter &b, const Lowering &) {
