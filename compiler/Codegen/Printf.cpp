@@ -7,19 +7,25 @@
 // format is a constant string, each call is expanded here into the device
 // library's printf protocol (`__ockl_printf_begin`, `_append_args`,
 // `_append_string_n`, the same calls clang emits for HIP's printf), which
-// the ROCm runtime serves through its hostcall buffer. `__assertfail`
-// prints CUDA's assertion message the same way, then traps.
+// the ROCm runtime serves through its hostcall buffer. A format that is not
+// a constant (chosen at run time) is walked at run time by
+// `__zluda_vprintf_dynamic`, which counts its conversions, then appends the
+// format and each argument the same way. `__assertfail` prints CUDA's
+// assertion message the same way, then traps.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Codegen/Printf.h"
 
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cctype>
 
@@ -152,6 +158,17 @@ public:
     return b.CreateGlobalString(s, "__zluda_printf_str", 4, &m);
   }
 
+  /// Declares the device library's printf functions in the module.
+  void declareLibrary() {
+    Type *i64 = Type::getInt64Ty(ctx), *i32 = Type::getInt32Ty(ctx);
+    Type *ptr = PointerType::get(ctx, 0);
+    fn("__ockl_printf_begin", i64, {i64});
+    fn("__ockl_printf_append_args", i64,
+       {i64, i32, i64, i64, i64, i64, i64, i64, i64, i32});
+    fn("__ockl_printf_append_string_n", i64, {i64, ptr, i64, i32});
+    strlenFn();
+  }
+
 private:
   FunctionCallee fn(StringRef name, Type *result, ArrayRef<Type *> params) {
     return m.getOrInsertFunction(name,
@@ -172,6 +189,8 @@ private:
     return b.CreatePointerBitCastOrAddrSpaceCast(null,
                                                  PointerType::get(ctx, 0));
   }
+
+public:
   /// i64 __zluda_strlen(ptr): a loop, defined once per module.
   Function *strlenFn() {
     if (Function *f = m.getFunction("__zluda_strlen"))
@@ -198,10 +217,30 @@ private:
     return f;
   }
 
+private:
   Module &m;
   LLVMContext &ctx;
   Value *null = nullptr;
 };
+
+/// The run-time format walker, i32 __zluda_vprintf_dynamic(i64 format, i64
+/// buffer): PrintfDynamic.ll, embedded at build time.
+constexpr const char *dynamicPrintfIR =
+#include "compiler/Codegen/PrintfDynamic.inc"
+    ;
+
+/// Defines __zluda_vprintf_dynamic (and the walker) in `m`, once.
+Expected<Function *> dynamicPrintf(Module &m, Emitter &emitter) {
+  if (Function *f = m.getFunction("__zluda_vprintf_dynamic"))
+    return f;
+  emitter.declareLibrary();
+  SMDiagnostic diag;
+  if (parseAssemblyInto(MemoryBufferRef(dynamicPrintfIR, "printf"), &m, nullptr,
+                        diag))
+    return makeError("printf: the run-time format walker does not parse: " +
+                     diag.getMessage());
+  return m.getFunction("__zluda_vprintf_dynamic");
+}
 
 } // namespace
 
@@ -221,10 +260,13 @@ Error zluda::codegen::expandPrintf(Module &m) {
       if (!call)
         continue;
       std::optional<StringRef> fmt = constantString(call->getArgOperand(0), dl);
-      if (!fmt)
-        return makeError("printf with a format string that is not a "
-                         "constant (in '" +
-                         call->getFunction()->getName() + "')");
+      if (!fmt) {
+        Expected<Function *> dynamic = dynamicPrintf(m, emitter);
+        if (!dynamic)
+          return dynamic.takeError();
+        call->setCalledFunction(*dynamic);
+        continue;
+      }
       auto kinds = parseFormat(*fmt);
       if (!kinds)
         return kinds.takeError();
