@@ -28,6 +28,8 @@ using CUlibrary = struct CUlib_st *;
 using CUkernel = struct CUkern_st *;
 using CUstream = struct CUstream_st *;
 using CUjit_option = int;
+using CUjitInputType = int;
+using CUlinkState = struct CUlinkState_st *;
 using CUlibraryOption = int;
 using CUfunction_attribute = int;
 using CUfunc_cache = int;
@@ -58,6 +60,8 @@ enum : CUresult {
   CUDA_ERROR_NOT_SUPPORTED = 801,
 };
 
+constexpr CUjitInputType CU_JIT_INPUT_PTX = 1;
+
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr uint64_t CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 1 << 1;
@@ -81,6 +85,29 @@ constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
   X(cuLibraryLoadFromFile, (CUlibrary *l, const char *fname,                   \
     CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo,             \
     void **lv, unsigned nl), (l, fname, jo, jv, nj, lo, lv, nl))
+
+/// The JIT linker (Shim.cpp, "JIT links"): a link of one PTX input gives
+/// that PTX back as its image, so that the load that follows is served from
+/// the cache; other links are replayed to the driver at cuLinkComplete.
+/// X(name, (parameters), (arguments)).
+#define ZLUDA_SHIM_LINKS(X)                                                    \
+  X(cuLinkCreate, (unsigned n, CUjit_option *o, void **v, CUlinkState *s),     \
+    (n, o, v, s))                                                              \
+  X(cuLinkCreate_v2, (unsigned n, CUjit_option *o, void **v,                   \
+    CUlinkState *s), (n, o, v, s))                                             \
+  X(cuLinkAddData, (CUlinkState s, CUjitInputType t, void *data, size_t size,  \
+    const char *name, unsigned n, CUjit_option *o, void **v),                  \
+    (s, t, data, size, name, n, o, v))                                         \
+  X(cuLinkAddData_v2, (CUlinkState s, CUjitInputType t, void *data,            \
+    size_t size, const char *name, unsigned n, CUjit_option *o, void **v),     \
+    (s, t, data, size, name, n, o, v))                                         \
+  X(cuLinkAddFile, (CUlinkState s, CUjitInputType t, const char *path,         \
+    unsigned n, CUjit_option *o, void **v), (s, t, path, n, o, v))             \
+  X(cuLinkAddFile_v2, (CUlinkState s, CUjitInputType t, const char *path,      \
+    unsigned n, CUjit_option *o, void **v), (s, t, path, n, o, v))             \
+  X(cuLinkComplete, (CUlinkState s, void **cubin, size_t *size),               \
+    (s, cubin, size))                                                          \
+  X(cuLinkDestroy, (CUlinkState s), (s))
 
 /// Entry points whose first handle argument decides who serves them:
 /// X(name, (parameters), (arguments), handle argument).

@@ -138,6 +138,7 @@ extern "C" {
     return global().shim->name args;                                           \
   }
 ZLUDA_SHIM_LOADS(ZLUDA_SHIM_EXPORT)
+ZLUDA_SHIM_LINKS(ZLUDA_SHIM_EXPORT)
 ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_EXPORT)
 ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_EXPORT)
 ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_EXPORT)
@@ -175,6 +176,7 @@ __attribute__((constructor)) void initialize() {
 #define ZLUDA_SHIM_REGISTER(name, ...)                                         \
   registerServed(g, #name, reinterpret_cast<void *>(&::name));
   ZLUDA_SHIM_LOADS(ZLUDA_SHIM_REGISTER)
+  ZLUDA_SHIM_LINKS(ZLUDA_SHIM_REGISTER)
   ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_REGISTER)
   ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_REGISTER)
   ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_REGISTER)

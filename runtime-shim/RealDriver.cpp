@@ -22,6 +22,7 @@ bool RealDriver::open(const std::string &file, std::string &error) {
 #define ZLUDA_SHIM_LOOKUP(name, params, ...)                                   \
   name = reinterpret_cast<CUresult(*) params>(symbol(#name));
   ZLUDA_SHIM_LOADS(ZLUDA_SHIM_LOOKUP)
+  ZLUDA_SHIM_LINKS(ZLUDA_SHIM_LOOKUP)
   ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_LOOKUP)
   ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_LOOKUP)
   ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_LOOKUP)

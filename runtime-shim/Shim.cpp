@@ -359,6 +359,172 @@ CUresult Shim::cuLibraryLoadFromFile(CUlibrary *l, const char *fname,
       });
 }
 
+// JIT links. A program that compiles PTX at run time through the linker
+// (cuLinkCreate, cuLinkAddData/AddFile, cuLinkComplete, then
+// cuModuleLoadData of the linked image) gets, for a link of one PTX input,
+// that PTX text as the "linked image": its load is then looked up in the
+// cache like any PTX load (served, or falling back to the driver's JIT, or
+// refused when strict), and no link runs. A link of several inputs, or of
+// anything but PTX, is replayed to the driver's linker at cuLinkComplete
+// with the options given (the image it links is machine code: its load
+// falls back, or is refused when strict).
+
+namespace {
+/// A call's JIT options, kept until the link is replayed.
+struct JitOptions {
+  std::vector<CUjit_option> keys;
+  std::vector<void *> values;
+};
+
+JitOptions copyOptions(unsigned n, CUjit_option *o, void **v) {
+  JitOptions out;
+  if (o && v)
+    for (unsigned i = 0; i < n; ++i) {
+      out.keys.push_back(o[i]);
+      out.values.push_back(v[i]);
+    }
+  return out;
+}
+} // namespace
+
+struct Shim::Link {
+  using Option = JitOptions;
+  struct Input {
+    CUjitInputType type;
+    std::string bytes; ///< the data (a file's contents for AddFile)
+    std::string name;  ///< AddData's name
+    std::string path;  ///< AddFile's path ("" for AddData)
+    Option options;
+  };
+  Option options;
+  std::vector<Input> inputs;
+  CUlinkState driverLink = nullptr; ///< once replayed to the driver
+  std::string image;                ///< the PTX given back
+};
+
+Shim::Link *Shim::findLink(CUlinkState s) {
+  std::lock_guard<std::mutex> lock(linkMutex);
+  auto it = links.find(s);
+  return it == links.end() ? nullptr : it->second.get();
+}
+
+CUresult Shim::linkCreate(unsigned n, CUjit_option *o, void **v,
+                          CUlinkState *s) {
+  if (!s)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto link = std::make_unique<Link>();
+  link->options = copyOptions(n, o, v);
+  *s = reinterpret_cast<CUlinkState>(link.get());
+  std::lock_guard<std::mutex> lock(linkMutex);
+  links[*s] = std::move(link);
+  return CUDA_SUCCESS;
+}
+
+CUresult Shim::cuLinkCreate(unsigned n, CUjit_option *o, void **v,
+                            CUlinkState *s) {
+  return linkCreate(n, o, v, s);
+}
+
+CUresult Shim::cuLinkCreate_v2(unsigned n, CUjit_option *o, void **v,
+                               CUlinkState *s) {
+  return linkCreate(n, o, v, s);
+}
+
+CUresult Shim::linkAdd(CUlinkState s, CUjitInputType t, std::string bytes,
+                       const char *name, const char *path, unsigned n,
+                       CUjit_option *o, void **v) {
+  Link *link = findLink(s);
+  if (!link)
+    return CUDA_ERROR_INVALID_HANDLE;
+  link->inputs.push_back({t, std::move(bytes), name ? name : "",
+                          path ? path : "", copyOptions(n, o, v)});
+  return CUDA_SUCCESS;
+}
+
+CUresult Shim::cuLinkAddData(CUlinkState s, CUjitInputType t, void *data,
+                             size_t size, const char *name, unsigned n,
+                             CUjit_option *o, void **v) {
+  return cuLinkAddData_v2(s, t, data, size, name, n, o, v);
+}
+
+CUresult Shim::cuLinkAddData_v2(CUlinkState s, CUjitInputType t, void *data,
+                                size_t size, const char *name, unsigned n,
+                                CUjit_option *o, void **v) {
+  if (!data || !size)
+    return CUDA_ERROR_INVALID_VALUE;
+  return linkAdd(s, t, std::string(static_cast<const char *>(data), size), name,
+                 nullptr, n, o, v);
+}
+
+CUresult Shim::cuLinkAddFile(CUlinkState s, CUjitInputType t, const char *path,
+                             unsigned n, CUjit_option *o, void **v) {
+  return cuLinkAddFile_v2(s, t, path, n, o, v);
+}
+
+CUresult Shim::cuLinkAddFile_v2(CUlinkState s, CUjitInputType t,
+                                const char *path, unsigned n, CUjit_option *o,
+                                void **v) {
+  std::string bytes;
+  if (!path || !readWholeFile(path, bytes))
+    return CUDA_ERROR_FILE_NOT_FOUND;
+  return linkAdd(s, t, std::move(bytes), nullptr, path, n, o, v);
+}
+
+CUresult Shim::cuLinkComplete(CUlinkState s, void **cubin, size_t *size) {
+  Link *link = findLink(s);
+  if (!link)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!cubin || !size)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (link->inputs.size() == 1 && link->inputs[0].type == CU_JIT_INPUT_PTX) {
+    const Link::Input &in = link->inputs[0];
+    link->image = in.bytes.substr(0, in.bytes.find('\0'));
+    link->image.push_back('\0');
+    *cubin = link->image.data();
+    *size = link->image.size();
+    log("cuLinkComplete one PTX input (" +
+        (in.path.empty() ? "data '" + in.name + "'" : in.path) +
+        ") -> its text, loaded through the cache");
+    return CUDA_SUCCESS;
+  }
+  log("cuLinkComplete " + std::to_string(link->inputs.size()) +
+      " input(s) -> the driver's linker");
+  if (!real.cuLinkCreate_v2 || !real.cuLinkAddData_v2 || !real.cuLinkComplete)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (!link->driverLink) {
+    Link::Option &o = link->options;
+    CUresult r = real.cuLinkCreate_v2(unsigned(o.keys.size()), o.keys.data(),
+                                      o.values.data(), &link->driverLink);
+    if (r != CUDA_SUCCESS)
+      return r;
+    for (Link::Input &in : link->inputs) {
+      Link::Option &io = in.options;
+      r = real.cuLinkAddData_v2(
+          link->driverLink, in.type, in.bytes.data(), in.bytes.size(),
+          in.path.empty() ? in.name.c_str() : in.path.c_str(),
+          unsigned(io.keys.size()), io.keys.data(), io.values.data());
+      if (r != CUDA_SUCCESS)
+        return r;
+    }
+  }
+  return real.cuLinkComplete(link->driverLink, cubin, size);
+}
+
+CUresult Shim::cuLinkDestroy(CUlinkState s) {
+  std::unique_ptr<Link> link;
+  {
+    std::lock_guard<std::mutex> lock(linkMutex);
+    auto it = links.find(s);
+    if (it == links.end())
+      return CUDA_ERROR_INVALID_HANDLE;
+    link = std::move(it->second);
+    links.erase(it);
+  }
+  if (link->driverLink && real.cuLinkDestroy)
+    return real.cuLinkDestroy(link->driverLink);
+  return CUDA_SUCCESS;
+}
+
 // Routed calls: the backend for handles it made, the real driver otherwise.
 // No lock but the registry shard's reader lock.
 #define ZLUDA_SHIM_ROUTE(name, params, args, handle)                           \

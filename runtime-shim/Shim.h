@@ -26,10 +26,12 @@
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace zluda::shim {
 
@@ -71,6 +73,7 @@ public:
 
 #define ZLUDA_SHIM_METHOD(name, params, ...) CUresult name params;
   ZLUDA_SHIM_LOADS(ZLUDA_SHIM_METHOD)
+  ZLUDA_SHIM_LINKS(ZLUDA_SHIM_METHOD)
   ZLUDA_SHIM_ROUTED(ZLUDA_SHIM_METHOD)
   ZLUDA_SHIM_GUARDED(ZLUDA_SHIM_METHOD)
   ZLUDA_SHIM_TRACKED(ZLUDA_SHIM_METHOD)
@@ -103,6 +106,15 @@ private:
   Backend *getBackend();
   void log(const std::string &line);
 
+  /// A JIT link in progress (cuLink*, Shim.cpp): its options and inputs.
+  struct Link;
+  /// The link `s` names, or null.
+  Link *findLink(CUlinkState s);
+  CUresult linkCreate(unsigned n, CUjit_option *o, void **v, CUlinkState *s);
+  CUresult linkAdd(CUlinkState s, CUjitInputType t, std::string bytes,
+                   const char *name, const char *path, unsigned n,
+                   CUjit_option *o, void **v);
+
   Config config;
   RealDriver &real;
   Registry registry;
@@ -115,6 +127,8 @@ private:
   FILE *logFile = nullptr;
   bool finished = false;
   Stats counts;
+  std::mutex linkMutex;
+  std::map<CUlinkState, std::unique_ptr<Link>> links;
 };
 
 /// Reads a whole file (cuModuleLoad, cuLibraryLoadFromFile).

@@ -128,6 +128,52 @@ int cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *,
   *m = make("module");
   return 0;
 }
+// The JIT linker: records each input by its first line; the linked image
+// is a text naming how many inputs it had.
+int cuLinkCreate_v2(unsigned n, int *, void **, void **state) {
+  record("cuLinkCreate_v2 options=" + std::to_string(n));
+  *state = make("link");
+  return 0;
+}
+int cuLinkAddData_v2(void *state, int type, void *data, size_t, const char *,
+                     unsigned, int *, void **) {
+  record("cuLinkAddData_v2 " + nameOf(state) + " type " + std::to_string(type) +
+         " " + describe(data));
+  static_cast<Handle *>(state)->image += "+";
+  return 0;
+}
+int cuLinkAddFile_v2(void *state, int type, const char *path, unsigned, int *,
+                     void **) {
+  record("cuLinkAddFile_v2 " + nameOf(state) + " type " + std::to_string(type) +
+         " " + path);
+  static_cast<Handle *>(state)->image += "+";
+  return 0;
+}
+int cuLinkCreate(unsigned n, int *o, void **v, void **state) {
+  return cuLinkCreate_v2(n, o, v, state);
+}
+int cuLinkAddData(void *state, int type, void *data, size_t size,
+                  const char *name, unsigned n, int *o, void **v) {
+  return cuLinkAddData_v2(state, type, data, size, name, n, o, v);
+}
+int cuLinkAddFile(void *state, int type, const char *path, unsigned n, int *o,
+                  void **v) {
+  return cuLinkAddFile_v2(state, type, path, n, o, v);
+}
+int cuLinkComplete(void *state, void **cubin, size_t *size) {
+  record("cuLinkComplete " + nameOf(state));
+  Handle *h = static_cast<Handle *>(state);
+  h->what = "// linked by the recorder from " +
+            std::to_string(h->image.size()) + " inputs\n";
+  *cubin = h->what.data();
+  *size = h->what.size() + 1;
+  return 0;
+}
+int cuLinkDestroy(void *state) {
+  record("cuLinkDestroy");
+  delete static_cast<Handle *>(state);
+  return 0;
+}
 int cuModuleLoadFatBinary(void **m, const void *image) {
   record("cuModuleLoadFatBinary " + describe(image));
   *m = make("module");

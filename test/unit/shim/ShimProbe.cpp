@@ -5,6 +5,9 @@
 // through cuGetProcAddress_v2 and loads each file given, printing the result.
 // `--embedded` loads the PTX text this program keeps as a string, as programs
 // that carry their PTX outside a fatbin do (`build` finds it in the binary).
+// `--link-embedded` and `--link=A.ptx[,B.ptx...]` compile PTX through the JIT
+// linker (cuLinkAddData / cuLinkAddFile, cuLinkComplete) and load the
+// linked image.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +52,53 @@ int main(int argc, char **argv) {
     return 2;
   }
   auto load = reinterpret_cast<int (*)(void **, const void *)>(fn);
+  auto proc = [&](const char *name) {
+    void *f = nullptr;
+    getProc(name, &f, 13000, 0, nullptr);
+    return f;
+  };
+  using LinkCreate = int (*)(unsigned, int *, void **, void **);
+  using LinkAddData = int (*)(void *, int, void *, size_t, const char *,
+                              unsigned, int *, void **);
+  using LinkAddFile =
+      int (*)(void *, int, const char *, unsigned, int *, void **);
+  using LinkComplete = int (*)(void *, void **, size_t *);
+  using LinkDestroy = int (*)(void *);
+  auto linkCreate = reinterpret_cast<LinkCreate>(proc("cuLinkCreate"));
+  auto linkAddData = reinterpret_cast<LinkAddData>(proc("cuLinkAddData"));
+  auto linkAddFile = reinterpret_cast<LinkAddFile>(proc("cuLinkAddFile"));
+  auto linkComplete = reinterpret_cast<LinkComplete>(proc("cuLinkComplete"));
+  auto linkDestroy = reinterpret_cast<LinkDestroy>(proc("cuLinkDestroy"));
+  constexpr int kInputPTX = 1;
   int status = 0;
   for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--link-embedded" || arg.rfind("--link=", 0) == 0) {
+      if (!linkCreate || !linkAddData || !linkAddFile || !linkComplete ||
+          !linkDestroy) {
+        std::printf("no cuLink entry points\n");
+        return 2;
+      }
+      void *state = nullptr;
+      int r = linkCreate(0, nullptr, nullptr, &state);
+      if (arg == "--link-embedded") {
+        r |= linkAddData(state, kInputPTX, const_cast<char *>(kEmbeddedPTX),
+                         sizeof kEmbeddedPTX, "embedded", 0, nullptr, nullptr);
+      } else {
+        std::stringstream files(arg.substr(7));
+        for (std::string file; std::getline(files, file, ',');)
+          r |= linkAddFile(state, kInputPTX, file.c_str(), 0, nullptr, nullptr);
+      }
+      void *image = nullptr;
+      size_t size = 0;
+      r |= linkComplete(state, &image, &size);
+      void *module = nullptr;
+      int l = r ? -1 : load(&module, image);
+      r |= linkDestroy(state);
+      std::printf("link %s: %d, load: %d\n", arg.c_str(), r, l);
+      status |= r != 0 || l != 0;
+      continue;
+    }
     if (std::string(argv[i]) == "--embedded") {
       void *module = nullptr;
       int r = load(&module, kEmbeddedPTX);
