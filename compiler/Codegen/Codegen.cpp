@@ -540,6 +540,16 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
       return makeError("the generic processor '" + id->processor +
                        "' needs code object version 6");
   }
+  // NVPTX: a module written for an architecture-specific target (`.target
+  // sm_90a`: wgmma, setmaxnreg) of the processor asked for is compiled for
+  // that variant, which ptxas requires of those instructions and which runs
+  // on the processor.
+  if (opts.target == "nvptx")
+    if (auto header = module->getAttrOfType<ptx::TargetAttr>("ptx.module"))
+      for (Attribute t : header.getTargets())
+        if (auto name = dyn_cast<StringAttr>(t);
+            name && name.getValue() == opts.chip + "a")
+          opts.chip = name.getValue().str();
   OwningOpRef<ModuleOp> clone = module.clone();
   Artifact artifact;
   std::string targetError;

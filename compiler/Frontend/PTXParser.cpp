@@ -2122,8 +2122,9 @@ static bool isNativeOnlyFamily(StringRef m) {
   return m == "tex" || m == "tld4" || m == "txq" || m == "suld" ||
          m == "sust" || m == "sured" || m == "suq" || m.starts_with("wmma.") ||
          m == "mma" || m == "mma.sp" || m == "ldmatrix" || m == "stmatrix" ||
-         m == "movmatrix" || m.starts_with("mbarrier.") ||
-         m.starts_with("cp.async.bulk") || m == "cp.async.mbarrier.arrive" ||
+         m == "movmatrix" || m.starts_with("wgmma.") ||
+         m.starts_with("mbarrier.") || m.starts_with("cp.async.bulk") ||
+         m == "cp.async.mbarrier.arrive" ||
          m.starts_with("cp.reduce.async.bulk") || m.starts_with("multimem.") ||
          m == "pmevent";
 }
@@ -2131,14 +2132,16 @@ static bool isNativeOnlyFamily(StringRef m) {
 /// The instruction as written, its operands replaced by LLVM inline-asm
 /// placeholders (`$0`... the results, then the op's operands in order;
 /// integer and float literals kept as written): how a target with the
-/// instruction emits it (NVPTX: `native` attribute). None for operand forms
-/// it cannot express (negated predicates, predicate pairs as sources).
+/// instruction emits it (NVPTX: `native` attribute). The first `tied`
+/// operands are the results read again (wgmma's accumulators, tied to them,
+/// `native_tied`), not written. None for operand forms it cannot express
+/// (negated predicates, predicate pairs as sources).
 static std::optional<std::string>
 nativeTemplate(StringRef spelling, ArrayRef<ParsedOperand> operands,
-               size_t firstSrc, size_t numResults) {
+               size_t firstSrc, size_t numResults, size_t tied) {
   std::string out = spelling.str();
   llvm::raw_string_ostream os(out);
-  size_t result = 0, input = numResults;
+  size_t result = 0, input = numResults + tied;
   std::function<bool(const ParsedOperand &, bool)> emit =
       [&](const ParsedOperand &op, bool dest) -> bool {
     switch (op.kind) {
@@ -2235,8 +2238,11 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   SmallVector<Value> args;
   SmallVector<int32_t> groups;
   bool grouped = false;
-  // wgmma accumulates into its destination fragment: it reads it too.
+  // wgmma accumulates into its destination fragment: it reads it too (the
+  // first operands, tied to the results in NVIDIA's spelling).
+  size_t tiedInputs = 0;
   if (mnemonic.starts_with("wgmma.mma_async")) {
+    tiedInputs = dests.size();
     for (const ParsedOperand *d : dests) {
       auto v = materialize(*d, Type());
       if (failed(v))
@@ -2310,8 +2316,11 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     st.addAttribute("selectors", ArrayAttr::get(p.ctx, selectors));
   if (p.options.nativeSpellings && isNativeOnlyFamily(mnemonic))
     if (std::optional<std::string> text = nativeTemplate(
-            instSpelling, operands, firstSrc, resultTypes.size()))
+            instSpelling, operands, firstSrc, resultTypes.size(), tiedInputs)) {
       st.addAttribute("native", StringAttr::get(p.ctx, *text));
+      if (tiedInputs)
+        st.addAttribute("native_tied", builder.getI32IntegerAttr(tiedInputs));
+    }
   st.addOperands(args);
   st.addTypes(resultTypes);
   st.addAttribute("mods", mods);

@@ -75,12 +75,21 @@ struct NativeInstLowering : ConversionPattern {
       constraints += (constraints.empty() ? "=" : ",=");
       constraints += letter(s);
     }
+    // The first `native_tied` operands are the results' registers read
+    // again (wgmma's accumulators): tied to them.
+    int64_t tied = 0;
+    if (auto t = op->getAttrOfType<IntegerAttr>("native_tied"))
+      tied = t.getInt();
     SmallVector<Value> inputs;
-    for (Value v : operands) {
+    for (auto [i, v] : llvm::enumerate(operands)) {
       Value s = scalar(rewriter, loc, v);
+      if (static_cast<int64_t>(i) < tied && s.getType() != outTypes[i])
+        s = LLVM::BitcastOp::create(rewriter, loc, outTypes[i], s);
       inputs.push_back(s);
       constraints += constraints.empty() ? "" : ",";
-      constraints += letter(s.getType());
+      constraints += static_cast<int64_t>(i) < tied
+                         ? std::to_string(i)
+                         : std::string(1, letter(s.getType()));
     }
     SmallVector<Type, 1> asmType;
     if (outTypes.size() == 1)
