@@ -1294,7 +1294,9 @@ class Dispatch:
       return
     if not self.private_size: raise RunnerError(f'{inst.name} into private memory, but the kernel has no private segment')
     name = inst.name
-    width = 2 if 'B64' in name or '_X2' in name else 3 if 'B96' in name else 4 if 'B128' in name else 1
+    # Dwords moved: RDNA names the width in bits (B64), CDNA in dwords (DWORDX2); 64-bit atomics end in _X2.
+    width = (2 if any(k in name for k in ('B64', '_X2', 'DWORDX2')) else 3 if 'B96' in name or 'DWORDX3' in name
+             else 4 if 'B128' in name or 'DWORDX4' in name else 1)
     written = set(range(vdst, vdst + width)) if writes else set()   # (an address VGPR the load overwrites stays so)
     if 'STORE' in name or 'ATOMIC' in name:
       nsrc = width * (2 if 'CMPSWAP' in name else 1)

@@ -538,6 +538,25 @@ target:
 \ts_waitcnt vmcnt(0)""",
     inputs=lambda n: [100] * n,
     expect=lambda inp: [100] * len(inp)),   # each lane its own word
+  'cdna_flat_private_x2': dict(
+    arch='gfx942',
+    about='CDNA flat_load_dwordx2 from the private aperture into its own address VGPRs (LLVM does this for a '
+          '64-bit value in a stack slot reached through a generic pointer): the emulator sends the generic address '
+          'to host memory; the runner\'s rewrite must keep both loaded dwords (it took CDNA\'s DWORDX2 for one '
+          'dword and put the aperture back in the high half). Expected: lane + 100 | 7 << 32',
+    body="""\tv_add_u32 v2, 100, v0
+\tv_mov_b32 v3, 7
+\tscratch_store_dwordx2 off, v[2:3], off offset:8
+\ts_mov_b64 s[12:13], src_private_base
+\tv_mov_b32 v4, 8
+\tv_mov_b32 v5, s13
+\ts_waitcnt vmcnt(0)
+\tflat_load_dwordx2 v[4:5], v[4:5]
+\ts_waitcnt vmcnt(0) lgkmcnt(0)
+\tv_cmp_eq_u32 vcc, 7, v5
+\tv_cndmask_b32_e64 v1, 0, v4, vcc""",
+    kw=dict(private=32),
+    expect=lambda inp: [100 + i for i in range(len(inp))]),
   'cdna_flat_lds': dict(
     arch='gfx942',
     about='CDNA flat_* add the SGPR pair named by their SADDR field (LLVM writes 0 there: s[0:1]) to the 64-bit '
