@@ -33,8 +33,19 @@ bool isFp8Convert(ModifiersAttr mods) {
 
 template <typename OpTy>
 Results lowerMov(OpTy op, ValueRange args, ModifiersAttr mods,
-                 ConversionPatternRewriter &b, const Lowering &) {
+                 ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op.getLoc();
+  // The address of a device function's parameter is a `.local` address (the
+  // PTX ISA: the parameter is copied to the stack; LLVM's NVPTX back end
+  // then `cvta.local`s it or uses `ld.local` on it), not a generic one.
+  if (l.state.localParamAddresses.contains(op.getOperation())) {
+    Value local = LLVM::AddrSpaceCastOp::create(
+        b, loc,
+        LLVM::LLVMPointerType::get(b.getContext(),
+                                   l.target.getAddressSpace(StateSpace::local)),
+        args[0]);
+    return one(castTo(b, loc, local, op->getResult(0).getType()));
+  }
   // Pack `{a, b}` into one register, unpack one into `{a, b}`, or move.
   if (args.size() == 1 && op->getNumResults() == 1)
     return one(castTo(b, loc, args[0], op->getResult(0).getType()));

@@ -28,6 +28,18 @@ using namespace zluda::ptx;
 
 namespace {
 
+/// Whether `v` is the address of a device function's parameter (or an
+/// offset from it): a block argument of a `.func` in the `.param` space.
+bool isDeviceFunctionParam(Value v) {
+  auto ptr = dyn_cast<PtrType>(v.getType());
+  if (!ptr || ptr.getSpace() != StateSpace::param)
+    return false;
+  while (auto addr = v.getDefiningOp<AddrOp>())
+    v = addr.getBase();
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && isa_and_nonnull<FuncOp>(arg.getOwner()->getParentOp());
+}
+
 struct ConvertPTXToLLVMPass
     : zluda::ptx::impl::ConvertPTXToLLVMBase<ConvertPTXToLLVMPass> {
   using Base::Base;
@@ -56,6 +68,11 @@ struct ConvertPTXToLLVMPass
     legal.addLegalOp<ModuleOp>();
     SmallVector<StringRef> kernels;
     module.walk([&](EntryOp e) { kernels.push_back(e.getSymName()); });
+    module.walk([&](MovOp mov) {
+      if (mov->getNumOperands() == 1 && mov->getNumResults() == 1 &&
+          isDeviceFunctionParam(mov->getOperand(0)))
+        state.localParamAddresses.insert(mov);
+    });
     if (failed(applyPartialConversion(module, legal, std::move(patterns))))
       return signalPassFailure();
     lowering::zeroNamedBarriers(module, kernels, *target);

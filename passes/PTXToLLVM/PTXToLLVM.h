@@ -42,6 +42,10 @@ struct LoweringState {
   /// Whether an op carrying NVIDIA's own spelling (the parser's `native`
   /// attribute) is lowered as written (the NVPTX target).
   bool nativeInstructions = false;
+  /// The `mov`s that take the address of a device function's parameter,
+  /// found before the conversion (their operands change during it): that
+  /// address is a `.local` one (the PTX ISA, `mov`).
+  llvm::DenseSet<mlir::Operation *> localParamAddresses;
 };
 
 /// Types of the ptx dialect in the LLVM dialect: registers keep their type,

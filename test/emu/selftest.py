@@ -219,6 +219,20 @@ def check_mbarrier(code):
   return [('out', out.read(), pack(exp))]
 
 
+def check_param_address(code):
+  # corpus/producers/llvm-nvptx/kernels.O0g.sm_80 (clang -O0 -g): `structs` passes a 16-byte struct by value to a
+  # noinline function, which takes its parameter's address (`mov.b64 %rd, combine_param_0; cvta.local.u64`): a
+  # .local address, as the PTX ISA says. p[i] = {p[i].a * 2.5, p[i].b + 2} for i < n.
+  n = 100
+  rng = random.Random(11)
+  pairs = [(rng.uniform(-100, 100), rng.randrange(-2**40, 2**40)) for _ in range(128)]
+  p = ar.Buffer(b''.join(struct.pack('<dq', a, b) for a, b in pairs))
+  ar.run(code, 'structs', (1, 1, 1), (128, 1, 1), [p, n])
+  exp = b''.join(struct.pack('<dq', a * 2.5, b + 2) if i < n else struct.pack('<dq', a, b)
+                 for i, (a, b) in enumerate(pairs))
+  return [('p', p.read(), exp)]
+
+
 CDNA_SRC = '''\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 \t.text
 \t.globl t
@@ -274,6 +288,7 @@ CHECKS = [('ids3d', check_ids1d, 'ids1d'), ('ids3d', check_ids3d, 'ids3d'), ('sh
           ('dyn_smem', check_dyn_smem, 'dyn_smem'), ('module_var', check_module_var, 'module_var'),
           ('local_array', check_local_array, 'local_array'), ('verify/sweeps/call_indirect', check_call_indirect, 'call_indirect'),
           ('Conversion/PTXToLLVM/alloca', check_alloca, 'alloca'),
+          ('corpus/producers/llvm-nvptx/kernels.O0g.sm_80', check_param_address, 'param_address'),
           ('asm:gfx942', check_cdna_wave64, 'cdna_wave64')]
 
 
