@@ -228,6 +228,8 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
         (t.isF32() || (t.isF64() && isa<RcpOp>(op))) && isApproxMath(op, mods)
             ? l.target.createApproxMath(b, loc, *floatOpOf(op), in)
             : Value();
+    if (!fast && t.isF32() && isa<DivOp>(op) && hasFlag(mods, Flag::full))
+      fast = l.target.createFullRangeDivision(b, loc, in[0], in[1]);
     // add/sub/mul without a rounding modifier may be fused into an fma
     // (the PTX ISA leaves that to the code generator, and ptxas does it);
     // with `.rn` they are rounded separately.

@@ -318,12 +318,18 @@ static std::optional<StringRef> proxyKind(ModifiersAttr mods) {
 template <typename OpTy>
 Results lowerFence(OpTy op, ValueRange, ModifiersAttr mods,
                    ConversionPatternRewriter &b, const Lowering &l) {
-  if (proxyKind(mods)) {
+  if (std::optional<StringRef> kind = proxyKind(mods)) {
     // fence.proxy.async / .alias orders the generic proxy against the async
-    // (bulk copies, tensor maps) or an aliased one. This lowering makes
-    // every such access an ordinary one, so a memory fence over the state
-    // space's reach does it: a CTA for `.shared::cta`, else the GPU.
+    // (bulk copies, tensor maps, wgmma's operands) or an aliased one: on
+    // NVIDIA, its own instruction. This lowering makes every such access an
+    // ordinary one, so elsewhere a memory fence over the state space's reach
+    // does it: a CTA for `.shared::cta`, else the GPU.
     ArrayRef<StateSpace> spaces = mods.getSpaces();
+    std::string text = ("fence.proxy." + *kind).str();
+    for (StateSpace s : spaces)
+      text += "." + stringifyStateSpace(s).str();
+    if (l.target.createProxyFence(b, op.getLoc(), text))
+      return SmallVector<Value>{};
     MemScope scope = spaces.size() == 1 && (spaces[0] == StateSpace::shared ||
                                             spaces[0] == StateSpace::shared_cta)
                          ? MemScope::cta

@@ -137,6 +137,23 @@ public:
                                        mlir::ValueRange operands) const {
     return {};
   }
+  /// `fence.proxy.<kind>[.<space>]` (`instruction`, as spelled) as the
+  /// target's own instruction: NVIDIA's async proxy (bulk copies, wgmma's
+  /// operands) is another path to memory that an ordinary fence does not
+  /// order. False: the target has no such proxy and an ordinary fence
+  /// suffices (AMDGPU, whose lowering makes every access an ordinary one).
+  virtual bool createProxyFence(mlir::OpBuilder &b, mlir::Location loc,
+                                llvm::StringRef instruction) const {
+    return false;
+  }
+  /// `div.full.f32` (a full-range approximation, at most 2 ulps from the
+  /// quotient) as the target's own instruction, on operands already flushed
+  /// when `.ftz`; null to divide exactly (within the bound; AMDGPU).
+  virtual mlir::Value createFullRangeDivision(mlir::OpBuilder &b,
+                                              mlir::Location loc, mlir::Value a,
+                                              mlir::Value d) const {
+    return {};
+  }
   /// `add/sub/mul{.ftz}.f32|.f64` without a rounding modifier, which the PTX
   /// ISA lets the code generator fuse into an fma: the target's own
   /// instruction, left to its assembler to fuse as it does the original's

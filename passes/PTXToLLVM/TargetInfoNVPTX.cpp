@@ -252,6 +252,27 @@ public:
         .getResult(0);
   }
 
+  bool createProxyFence(OpBuilder &b, Location loc,
+                        StringRef instruction) const override {
+    LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{},
+                              (instruction + ";").str(), "~{memory}",
+                              /*has_side_effects=*/true,
+                              /*is_align_stack=*/false,
+                              LLVM::TailCallKind::None, LLVM::AsmDialectAttr(),
+                              ArrayAttr());
+    return true;
+  }
+
+  /// NVIDIA's `div.full.f32`, so that the oracle compares the same bits
+  /// (the exact quotient differs from it in the last bits).
+  Value createFullRangeDivision(OpBuilder &b, Location loc, Value a,
+                                Value d) const override {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr("llvm.nvvm.div.full"),
+                                         ValueRange{a, d})
+        .getResult(0);
+  }
+
   /// The same PTX instruction, so that ptxas fuses our build's mul/add
   /// pairs exactly as it fuses the original's (LLVM's own fusion picks other
   /// pairs, and the oracle compares bits).
