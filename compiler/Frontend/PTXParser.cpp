@@ -815,6 +815,11 @@ LogicalResult Parser::parseParam(ParamDecl &out, bool isEntry) {
     return failure();
   if (isEntry && space != StateSpace::param)
     return error(out.tok, "kernel parameters must be in .param space");
+  // ptxas takes `.reg .v2 .u32 x` parameters with components `x.x`; they
+  // would need a vector in the calling convention: reported, not guessed.
+  if (space == StateSpace::reg && vec)
+    return error(name, "unsupported: vector .reg parameter '" + name.text +
+                           "' (.v" + Twine(vec) + " in the .reg space)");
   out.attr = ParamAttr::get(ctx, name.text, space, *type, vec, align, dims, ptr,
                             ptrSpace, ptrAlign);
   return success();
