@@ -12,8 +12,9 @@ same way for both builds (and a `differ` is described: the 32-bit words that
 differ and, read as f32, their largest distance in ulps): each 64-bit parameter marked `.ptr` (Triton, XLA)
 or any 64-bit one is a pointer to its own 16 MiB buffer of the same
 pseudo-random floats in [-2, 2); a 32-bit or 16-bit integer is 256 (sizes,
-strides); a float 1.5; a byte array (CuPy's CArray/CIndexer structs) gets a
-pointer to a buffer in its first 8 bytes and 256 in each further 8; the
+strides); a float 1.5; a byte array of CuPy's CArray or CIndexer size gets
+one of 256 elements (a buffer, 8-byte strides), another a pointer to a
+buffer in its first 8 bytes and 256 in each further 8; the
 block is the kernel's `.reqntid`/`.maxntid` (else 128), the grid 4 blocks,
 the dynamic shared memory the most the kernel may have (Triton and XLA size
 theirs at launch). Outcomes per kernel: same; differ (NVIDIA's two runs the
@@ -86,9 +87,18 @@ def buffer():
   return b.data.ptr
 for t, is_ptr, arr in params:
   if arr:
-    words = np.full(max((arr + 7) // 8, 1), 256, dtype=np.uint64)
-    words[0] = buffer()
-    raw = words.tobytes()[:arr]
+    # CuPy's structs: CArray<T, n> = {data, size, shape[n], strides[n]} (16 + 16n bytes), CIndexer<n> = {size,
+    # shape[n], index[n]} (8 + 16n): 256 elements, 8-byte strides; other sizes: a pointer, then 256s.
+    n = (arr - 16) // 16 if arr >= 32 and arr %% 16 == 0 else (arr - 8) // 16 if arr %% 16 == 8 else 0
+    shape = [256] if n == 1 else [16, 16] if n == 2 else [4, 8, 8] if n == 3 else []
+    if n and len(shape) == n:
+      strides = [8 * int(np.prod(shape[i + 1:])) for i in range(n)]
+      words = ([buffer(), 256] + shape + strides) if arr %% 16 == 0 else ([256] + shape + [0] * n)
+      raw = np.array(words, dtype=np.uint64).tobytes()
+    else:
+      words = np.full(max((arr + 7) // 8, 1), 256, dtype=np.uint64)
+      words[0] = buffer()
+      raw = words.tobytes()[:arr]
   elif is_ptr or t in ('u64', 's64', 'b64'):
     raw = np.uint64(buffer()).tobytes()
   elif t == 'f32':
