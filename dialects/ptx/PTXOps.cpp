@@ -92,6 +92,37 @@ static uint32_t presentClasses(ModifiersAttr mods) {
   return c;
 }
 
+/// How many source operands (PTX's, a vector or an address with its offset
+/// counting as one) an instruction of fixed arity takes, as ptxas checks
+/// them: {min, max}, or nullopt for those not checked here.
+static std::optional<std::pair<unsigned, unsigned>>
+sourceArity(Operation *op, ModifiersAttr mods) {
+  using Range = std::pair<unsigned, unsigned>;
+  bool boolOp = mods.getBoolOp().has_value();
+  if (isa<AbsOp, NegOp, PopcOp, ClzOp, BfindOp, BrevOp, NotOp, CnotOp, RcpOp,
+          SqrtOp, RsqrtOp, SinOp, CosOp, Lg2Op, Ex2Op, TanhOp, TestpOp, CvtaOp,
+          IsspacepOp, MovOp>(op))
+    return Range{1, 1};
+  if (isa<AddOp, SubOp, MulOp, AddcOp, SubcOp, Mul24Op, DivOp, RemOp, AndOp,
+          OrOp, XorOp, ShlOp, ShrOp, CopysignOp, BmskOp, SzextOp>(op))
+    return Range{2, 2};
+  // Three-input min/max are PTX 8.8's.
+  if (isa<MinOp, MaxOp>(op))
+    return Range{2, 3};
+  if (isa<MadOp, FmaOp, MadcOp, Mad24Op, SadOp, ShfOp, BfeOp, PrmtOp, Dp4aOp,
+          Dp2aOp, SelpOp, SlctOp, FnsOp>(op))
+    return Range{3, 3};
+  if (isa<BfiOp>(op))
+    return Range{4, 4};
+  // lop3's predicate form (`lop3.or.b32 d|p, a, b, c, lut, q`) adds q.
+  if (isa<Lop3Op>(op))
+    return boolOp ? Range{5, 5} : Range{4, 4};
+  // setp/set with a boolean operation combine a third, predicate, operand.
+  if (isa<SetpOp, SetOp>(op))
+    return boolOp ? Range{3, 3} : Range{2, 2};
+  return std::nullopt;
+}
+
 LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
                                        const InstSpec &spec) {
   uint32_t extra = presentClasses(mods) & ~spec.classes;
@@ -120,6 +151,19 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     if (total != op->getNumOperands())
       return op->emitOpError("operand groups cover ")
              << total << " operands but the op has " << op->getNumOperands();
+  }
+
+  if (auto arity = sourceArity(op, mods)) {
+    auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
+    unsigned n = groups ? groups.size() : op->getNumOperands();
+    if (n < arity->first || n > arity->second) {
+      InFlightDiagnostic d = op->emitOpError("takes ");
+      d << arity->first;
+      if (arity->second != arity->first)
+        d << " or " << arity->second;
+      return d << " source operand" << (arity->second == 1 ? "" : "s")
+               << ", not " << n;
+    }
   }
 
   std::optional<TypeKind> type = mods.getType();

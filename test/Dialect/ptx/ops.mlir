@@ -48,8 +48,9 @@ module attributes {ptx.module = #ptx.target<version = "9.0", targets = ["sm_90a"
     %v:4 = ptx.ld "global.nc.v4.L2::256B.f32" %off : (i64) -> (f32, f32, f32, f32)
     // CHECK: ptx.add "rn.ftz.sat.f32"
     %s = ptx.add "rn.ftz.sat.f32" %v#0, %c : (f32, f32) -> f32
-    // CHECK: ptx.setp "lo.and.u32"
-    %q = ptx.setp "lo.and.u32" %tid, %u : (i32, i32) -> i1
+    // CHECK: ptx.setp "lo.and.u32" %{{.*}}, %{{.*}}, %{{.*}} : (i32, i32, i1) -> i1
+    %q0 = ptx.setp "lo.u32" %tid, %u : (i32, i32) -> i1
+    %q = ptx.setp "lo.and.u32" %tid, %u, %q0 : (i32, i32, i1) -> i1
     // CHECK: ptx.mul "lo.u32"
     %m = ptx.mul "lo.u32" %tid, %u : (i32, i32) -> i32
     // CHECK: ptx.atom "acq_rel.gpu.global.add.u32"
