@@ -2224,6 +2224,30 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       dests.push_back(&d);
     firstSrc = 1;
   }
+  // ld/ldu/st: one address, written `[a]`, where ptxas wants it (the
+  // destination's or the value's place swapped, dropped or doubled is
+  // refused), and besides it the value and an optional cache policy.
+  bool load = mnemonic == "ld" || mnemonic == "ldu", store = mnemonic == "st";
+  if (load || store) {
+    size_t addr = load ? firstSrc : 0;
+    size_t maxOperands = addr + (store ? 3 : 2);
+    size_t minOperands = addr + (store ? 2 : 1);
+    for (size_t i = 0; i < operands.size(); ++i)
+      if ((i == addr) != (operands[i].kind == ParsedOperand::Addr))
+        return p.error(operands[i].tok,
+                       i == addr ? "'" + mnemonic +
+                                       "' expects an address [a] here, not " +
+                                       Parser::describe(operands[i].tok)
+                                 : "'" + mnemonic +
+                                       "' takes one address; this operand "
+                                       "must be a value");
+    if (operands.size() < minOperands || operands.size() > maxOperands)
+      return p.error(opTok, "'" + mnemonic + "' takes " +
+                                Twine(minOperands - firstSrc) + " or " +
+                                Twine(maxOperands - firstSrc) +
+                                " source operands, not " +
+                                Twine(operands.size() - firstSrc));
+  }
   Type fallback =
       mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
           ? Type(builder.getIntegerType(32))

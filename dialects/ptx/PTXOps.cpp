@@ -154,6 +154,10 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   }
 
   if (auto arity = sourceArity(op, mods)) {
+    // Each of them names its instruction type (`add` alone is not PTX);
+    // isspacep's space is its only modifier.
+    if (mods.getTypes().empty() && !isa<IsspacepOp>(op))
+      return op->emitOpError("needs an instruction type");
     auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
     unsigned n = groups ? groups.size() : op->getNumOperands();
     if (n < arity->first || n > arity->second) {
