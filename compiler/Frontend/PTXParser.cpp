@@ -314,8 +314,9 @@ public:
   void declareValue(StringRef name, Value v) {
     scopes.back()[name] = NameEntry{NameEntry::Val, 0, v};
   }
-  unsigned newVar(Type type) {
+  unsigned newVar(Type type, std::optional<TypeKind> kind = std::nullopt) {
     varTypes.push_back(type);
+    varKinds.push_back(kind);
     return varTypes.size() - 1;
   }
 
@@ -406,6 +407,9 @@ private:
   SmallVector<llvm::StringMap<NameEntry>> scopes;
   SmallVector<llvm::StringMap<RegRange>> ranges;
   std::vector<Type> varTypes;
+  /// The PTX type each register was declared with (none for the parser's
+  /// own variables), for the operand type checks ptxas makes.
+  std::vector<std::optional<TypeKind>> varKinds;
   llvm::DenseMap<Block *, std::unique_ptr<BlockState>> blocks;
   Block *cur = nullptr;
   Block *entry = nullptr;
@@ -1473,7 +1477,7 @@ LogicalResult FunctionBuilder::parseBody(ArrayRef<ParamDecl> rets,
     } else {
       Type t = getRegisterType(p.ctx, a.getType());
       BlockArgument arg = entry->addArgument(t, p.loc(d.tok));
-      unsigned var = newVar(t);
+      unsigned var = newVar(t, a.getType());
       scopes.back()[a.getName()] = NameEntry{NameEntry::Reg, var, Value()};
       writeVariable(var, entry, arg);
     }
@@ -1544,7 +1548,7 @@ LogicalResult FunctionBuilder::parseRegDecl() {
     static const char *const xyzw[] = {"x", "y", "z", "w"};
     static const char *const rgba[] = {"r", "g", "b", "a"};
     for (unsigned i = 0; i < vec; ++i) {
-      unsigned var = newVar(t);
+      unsigned var = newVar(t, *type);
       e.comps.push_back(var);
       for (const char *c : {xyzw[i], rgba[i]})
         scopes.back()[(name + "." + c).str()] =
@@ -1580,11 +1584,14 @@ LogicalResult FunctionBuilder::parseRegDecl() {
       if (count < 0 || count > (1 << 24))
         return p.error(at, "register count out of range");
       unsigned base = varTypes.size();
-      for (int64_t i = 0; i < count; ++i)
+      for (int64_t i = 0; i < count; ++i) {
         varTypes.push_back(t);
+        varKinds.push_back(*type);
+      }
       ranges.back()[name.text] = RegRange{base, static_cast<unsigned>(count)};
     } else {
-      scopes.back()[name.text] = NameEntry{NameEntry::Reg, newVar(t), Value()};
+      scopes.back()[name.text] =
+          NameEntry{NameEntry::Reg, newVar(t, *type), Value()};
     }
   } while (p.consumeIf(Token::Comma));
   return p.expect(Token::Semi, "';' after the register declaration");
@@ -2207,6 +2214,51 @@ nativeTemplate(StringRef spelling, ArrayRef<ParsedOperand> operands,
   return out;
 }
 
+/// The class of a plain scalar PTX type ptxas checks register operands
+/// against: 'b', 'f', 's', 'u', 'p' (.pred), or 0 for the others (halves,
+/// packed and FP8 types, .b128), which are not checked here.
+static char typeClass(TypeKind k) {
+  switch (k) {
+  case TypeKind::b8:
+  case TypeKind::b16:
+  case TypeKind::b32:
+  case TypeKind::b64:
+    return 'b';
+  case TypeKind::u8:
+  case TypeKind::u16:
+  case TypeKind::u32:
+  case TypeKind::u64:
+    return 'u';
+  case TypeKind::s8:
+  case TypeKind::s16:
+  case TypeKind::s32:
+  case TypeKind::s64:
+    return 's';
+  case TypeKind::f32:
+  case TypeKind::f64:
+    return 'f';
+  case TypeKind::pred:
+    return 'p';
+  default:
+    return 0;
+  }
+}
+
+/// Whether ptxas takes a register declared `reg` where an instruction of
+/// type `inst` reads or writes its type: the same size, and a .b register
+/// anywhere, a .b instruction any register, .s/.u interchangeable, a float
+/// instruction float registers (PTX ISA, "Operand Type Information").
+static bool registerFits(TypeKind inst, TypeKind reg) {
+  char i = typeClass(inst), r = typeClass(reg);
+  if (!i || !r)
+    return true;
+  if (getTypeBitWidth(inst) != getTypeBitWidth(reg))
+    return false;
+  if (i == 'b' || r == 'b' || i == r)
+    return true;
+  return (i == 's' || i == 'u') && (r == 's' || r == 'u');
+}
+
 LogicalResult
 FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                  const InstSpec &spec, ModifiersAttr mods,
@@ -2247,6 +2299,49 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                 Twine(maxOperands - firstSrc) +
                                 " source operands, not " +
                                 Twine(operands.size() - firstSrc));
+  }
+  // Register operands of the instruction's own type, as ptxas checks them:
+  // for each op, whether its destination and how many leading sources
+  // (-1: all) have the instruction type.
+  if (mods.getTypes().size() == 1 && mods.getMode() != Mode::wide) {
+    TypeKind inst = mods.getTypes()[0];
+    int sources = 0;
+    bool dest = true;
+    if (llvm::is_contained({"add", "sub",  "min",      "max",  "and",
+                            "or",  "xor",  "not",      "neg",  "abs",
+                            "div", "rem",  "copysign", "fma",  "mad",
+                            "mul", "sqrt", "rsqrt",    "rcp",  "sin",
+                            "cos", "lg2",  "ex2",      "tanh", "mov"},
+                           mnemonic))
+      sources = -1;
+    else if (mnemonic == "selp")
+      sources = 2;
+    else if (mnemonic == "setp")
+      sources = 2, dest = false;
+    else if (llvm::is_contained({"popc", "clz", "bfind"}, mnemonic))
+      sources = 1, dest = false;
+    auto check = [&](const ParsedOperand &o) -> LogicalResult {
+      if (o.kind != ParsedOperand::Name)
+        return success();
+      const NameEntry *e = lookup(o.name);
+      if (!e || e->kind != NameEntry::Reg || e->var >= varKinds.size() ||
+          !varKinds[e->var] || registerFits(inst, *varKinds[e->var]))
+        return success();
+      return p.error(o.tok, "'" + mnemonic + "' of type ." +
+                                stringifyTypeKind(inst) + " cannot take the ." +
+                                stringifyTypeKind(*varKinds[e->var]) +
+                                " register '" + o.name + "'");
+    };
+    if (sources && dest && firstSrc == 1 &&
+        operands.front().kind == ParsedOperand::Name &&
+        failed(check(operands.front())))
+      return failure();
+    for (size_t i = firstSrc; i < operands.size(); ++i) {
+      if (sources >= 0 && i - firstSrc >= static_cast<size_t>(sources))
+        break;
+      if (failed(check(operands[i])))
+        return failure();
+    }
   }
   Type fallback =
       mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
