@@ -123,6 +123,51 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   return std::nullopt;
 }
 
+/// The state space family of `s` for ld/st's space check: shared and
+/// param with their sub-qualifiers are one.
+static StateSpace spaceFamily(StateSpace s) {
+  switch (s) {
+  case StateSpace::shared_cta:
+  case StateSpace::shared_cluster:
+    return StateSpace::shared;
+  case StateSpace::param_entry:
+  case StateSpace::param_func:
+    return StateSpace::param;
+  default:
+    return s;
+  }
+}
+
+/// ld/ldu/st as ptxas checks them: one instruction type; a cache-policy
+/// operand only with `.L2::cache_hint`; a variable's address in its own
+/// state space (a generic access may name any but .param and .const
+/// variables).
+static LogicalResult verifyMemoryAccess(Operation *op, ModifiersAttr mods) {
+  if (mods.getTypes().size() != 1)
+    return op->emitOpError("takes one instruction type, not ")
+           << mods.getTypes().size();
+  auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
+  unsigned n = groups ? groups.size() : op->getNumOperands();
+  unsigned plain = isa<StOp>(op) ? 2 : 1;
+  if (n > plain && !mods.has(Flag::L2_cache_hint))
+    return op->emitOpError("takes a cache-policy operand only with "
+                           ".L2::cache_hint");
+  if (op->getNumOperands() == 0)
+    return success();
+  auto ptr = dyn_cast<PtrType>(op->getOperand(0).getType());
+  if (!ptr)
+    return success();
+  StateSpace var = spaceFamily(ptr.getSpace());
+  std::optional<StateSpace> inst = mods.getSpace();
+  bool fits = inst ? spaceFamily(*inst) == var
+                   : var != StateSpace::param && var != StateSpace::const_;
+  if (!fits)
+    return op->emitOpError("the address of a .")
+           << stringifyStateSpace(ptr.getSpace()) << " variable needs ."
+           << stringifyStateSpace(var) << " here";
+  return success();
+}
+
 LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
                                        const InstSpec &spec) {
   uint32_t extra = presentClasses(mods) & ~spec.classes;
@@ -153,6 +198,8 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
              << total << " operands but the op has " << op->getNumOperands();
   }
 
+  if (isa<LdOp, LduOp, StOp>(op) && failed(verifyMemoryAccess(op, mods)))
+    return failure();
   if (auto arity = sourceArity(op, mods)) {
     // Each of them names its instruction type (`add` alone is not PTX);
     // isspacep's space is its only modifier.
