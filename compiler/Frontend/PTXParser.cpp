@@ -2343,6 +2343,35 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return failure();
     }
   }
+  // cvt: registers at least as wide as their type (wider ones are PTX's
+  // convenience), never a float register for an integer source.
+  if (mnemonic == "cvt" && mods.getTypes().size() == 2) {
+    auto fits = [&](const ParsedOperand &o, TypeKind t,
+                    bool source) -> LogicalResult {
+      if (o.kind != ParsedOperand::Name)
+        return success();
+      const NameEntry *e = lookup(o.name);
+      if (!e || e->kind != NameEntry::Reg || e->var >= varKinds.size() ||
+          !varKinds[e->var])
+        return success();
+      TypeKind reg = *varKinds[e->var];
+      char rc = typeClass(reg), tc = typeClass(t);
+      bool narrow = getTypeBitWidth(reg) < getTypeBitWidth(t);
+      bool floatForInt = source && rc == 'f' && (tc == 's' || tc == 'u');
+      if (!narrow && !floatForInt)
+        return success();
+      return p.error(o.tok, "'cvt' " + Twine(source ? "from" : "to") + " ." +
+                                stringifyTypeKind(t) + " cannot take the ." +
+                                stringifyTypeKind(reg) + " register '" +
+                                o.name + "'");
+    };
+    if (!operands.empty() &&
+        failed(fits(operands.front(), mods.getTypes()[0], false)))
+      return failure();
+    for (size_t i = firstSrc; i < operands.size(); ++i)
+      if (failed(fits(operands[i], mods.getTypes()[1], true)))
+        return failure();
+  }
   Type fallback =
       mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
           ? Type(builder.getIntegerType(32))

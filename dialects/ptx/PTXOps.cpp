@@ -117,6 +117,13 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   // lop3's predicate form (`lop3.or.b32 d|p, a, b, c, lut, q`) adds q.
   if (isa<Lop3Op>(op))
     return boolOp ? Range{5, 5} : Range{4, 4};
+  // cvt converts one value, or two into a packed pair (`cvt.rn.f16x2.f32 d,
+  // a, b`; `.rs` adds random bits).
+  if (isa<CvtOp>(op) && mods.getTypes().size() == 2) {
+    bool pair = stringifyTypeKind(mods.getTypes()[0]).ends_with("x2") &&
+                !stringifyTypeKind(mods.getTypes()[1]).ends_with("x2");
+    return pair ? Range{2, 3} : Range{1, 1};
+  }
   // setp/set with a boolean operation combine a third, predicate, operand.
   if (isa<SetpOp, SetOp>(op))
     return boolOp ? Range{3, 3} : Range{2, 2};
