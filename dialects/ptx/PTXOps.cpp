@@ -207,6 +207,30 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
 
   if (isa<LdOp, LduOp, StOp>(op) && failed(verifyMemoryAccess(op, mods)))
     return failure();
+  // setp/set compare: the comparison is not optional.
+  if (isa<SetpOp, SetOp>(op) && !mods.getCmp())
+    return op->emitOpError("needs a comparison (.eq, .lt, ...)");
+  // cvt between integers and floats, or to a narrower float, rounds: the
+  // rounding modifier is required (ptxas: "Rounding modifier required").
+  if (isa<CvtOp>(op) && mods.getTypes().size() == 2 && !mods.getRounding()) {
+    auto isInt = [](TypeKind k) {
+      StringRef n = stringifyTypeKind(k);
+      return (n.starts_with("s") || n.starts_with("u")) && !n.ends_with("x2") &&
+             !n.starts_with("ue");
+    };
+    auto isFloat = [](TypeKind k) {
+      return k == TypeKind::f16 || k == TypeKind::bf16 || k == TypeKind::f32 ||
+             k == TypeKind::f64;
+    };
+    TypeKind d = mods.getTypes()[0], src = mods.getTypes()[1];
+    bool rounds = (isInt(d) && isFloat(src)) || (isFloat(d) && isInt(src)) ||
+                  (isFloat(d) && isFloat(src) &&
+                   getTypeBitWidth(d) < getTypeBitWidth(src));
+    if (rounds)
+      return op->emitOpError("from .")
+             << stringifyTypeKind(src) << " to ." << stringifyTypeKind(d)
+             << " needs a rounding modifier";
+  }
   if (auto arity = sourceArity(op, mods)) {
     // Each of them names its instruction type (`add` alone is not PTX);
     // isspacep's space is its only modifier.
