@@ -2280,10 +2280,16 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // destination's or the value's place swapped, dropped or doubled is
   // refused), and besides it the value and an optional cache policy.
   bool load = mnemonic == "ld" || mnemonic == "ldu", store = mnemonic == "st";
-  if (load || store) {
-    size_t addr = load ? firstSrc : 0;
-    size_t maxOperands = addr + (store ? 3 : 2);
-    size_t minOperands = addr + (store ? 2 : 1);
+  // atom/red: `[a]`, the operand, cas's second one, and a cache policy.
+  bool atomic = mnemonic == "atom" || mnemonic == "red";
+  if (load || store || atomic) {
+    size_t addr = load || atomic ? firstSrc : 0;
+    size_t values = atomic  ? (mods.getRedOp() == ReduceOp::cas ? 2 : 1)
+                    : store ? 1
+                            : 0;
+    size_t minOperands = addr + 1 + values;
+    size_t maxOperands =
+        minOperands + (atomic ? (mods.has(Flag::L2_cache_hint) ? 1 : 0) : 1);
     for (size_t i = 0; i < operands.size(); ++i)
       if ((i == addr) != (operands[i].kind == ParsedOperand::Addr))
         return p.error(operands[i].tok,
@@ -2295,8 +2301,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                        "must be a value");
     if (operands.size() < minOperands || operands.size() > maxOperands)
       return p.error(opTok, "'" + mnemonic + "' takes " +
-                                Twine(minOperands - firstSrc) + " or " +
-                                Twine(maxOperands - firstSrc) +
+                                Twine(minOperands - firstSrc) +
+                                (maxOperands > minOperands
+                                     ? " or " + Twine(maxOperands - firstSrc)
+                                     : Twine()) +
                                 " source operands, not " +
                                 Twine(operands.size() - firstSrc));
   }

@@ -124,6 +124,9 @@ sourceArity(Operation *op, ModifiersAttr mods) {
                 !stringifyTypeKind(mods.getTypes()[1]).ends_with("x2");
     return pair ? Range{2, 3} : Range{1, 1};
   }
+  // shfl.sync: a, b, c and the member mask; the old shfl has no mask.
+  if (isa<ShflOp>(op))
+    return mods.has(Flag::sync) ? Range{4, 4} : Range{3, 3};
   // setp/set with a boolean operation combine a third, predicate, operand.
   if (isa<SetpOp, SetOp>(op))
     return boolOp ? Range{3, 3} : Range{2, 2};
