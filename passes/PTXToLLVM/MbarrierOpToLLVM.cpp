@@ -60,7 +60,6 @@ std::string defineUpdate(OpBuilder &b, ModuleOp module, Location loc,
   if (SymbolTable::lookupSymbolIn(module, name))
     return name;
   OpBuilder::InsertionGuard guard(b);
-  MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();
   b.setInsertionPointToEnd(module.getBody());
   auto fn = LLVM::LLVMFuncOp::create(
@@ -132,7 +131,6 @@ std::string defineUpdate(OpBuilder &b, ModuleOp module, Location loc,
 
   b.setInsertionPointToStart(exit);
   LLVM::ReturnOp::create(b, loc, exit->getArgument(0));
-  (void)ctx;
   return name;
 }
 
@@ -293,12 +291,6 @@ Results lowerBulkCopy(OpTy op, ValueRange args, ModifiersAttr mods,
         b, loc, zero, LLVM::ZExtOp::create(b, loc, b.getI64Type(), size));
     update(b, op, l, ptr, zero, zero, tx);
   }
-  return SmallVector<Value>{};
-}
-
-template <typename OpTy>
-Results lowerNothing(OpTy, ValueRange, ModifiersAttr,
-                     ConversionPatternRewriter &, const Lowering &) {
   return SmallVector<Value>{};
 }
 

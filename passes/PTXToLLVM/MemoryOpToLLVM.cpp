@@ -147,12 +147,6 @@ Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
 }
 
 template <typename OpTy>
-Results lowerNothing(OpTy, ValueRange, ModifiersAttr,
-                     ConversionPatternRewriter &, const Lowering &) {
-  return SmallVector<Value>{};
-}
-
-template <typename OpTy>
 Results lowerCvta(OpTy op, ValueRange args, ModifiersAttr mods,
                   ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op.getLoc();

@@ -269,6 +269,13 @@ mlir::LLVM::AtomicOrdering ordering(std::optional<MemSemantics> sem,
                                     mlir::LLVM::AtomicOrdering dflt);
 /// The single-result form of Results.
 Results one(mlir::Value v);
+/// An instruction with nothing to do on the target (a wait for work the
+/// lowering has already completed, an invalidation): no results.
+template <typename OpTy>
+Results lowerNothing(OpTy, mlir::ValueRange, ModifiersAttr,
+                     mlir::ConversionPatternRewriter &, const Lowering &) {
+  return llvm::SmallVector<mlir::Value>{};
+}
 
 } // namespace zluda::ptx::lowering
 
