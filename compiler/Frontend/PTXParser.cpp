@@ -311,6 +311,16 @@ public:
     ranges.pop_back();
   }
   const NameEntry *lookup(StringRef name);
+  /// The PTX type the register operand `o` was declared with; none for
+  /// other operands and the parser's own variables.
+  std::optional<TypeKind> declaredType(const ParsedOperand &o) {
+    if (o.kind != ParsedOperand::Name)
+      return std::nullopt;
+    const NameEntry *e = lookup(o.name);
+    if (!e || e->kind != NameEntry::Reg || e->var >= varKinds.size())
+      return std::nullopt;
+    return varKinds[e->var];
+  }
   void declareValue(StringRef name, Value v) {
     scopes.back()[name] = NameEntry{NameEntry::Val, 0, v};
   }
@@ -2329,20 +2339,15 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     else if (llvm::is_contained({"popc", "clz", "bfind"}, mnemonic))
       sources = 1, dest = false;
     auto check = [&](const ParsedOperand &o) -> LogicalResult {
-      if (o.kind != ParsedOperand::Name)
-        return success();
-      const NameEntry *e = lookup(o.name);
-      if (!e || e->kind != NameEntry::Reg || e->var >= varKinds.size() ||
-          !varKinds[e->var] || registerFits(inst, *varKinds[e->var]))
+      std::optional<TypeKind> reg = declaredType(o);
+      if (!reg || registerFits(inst, *reg))
         return success();
       return p.error(o.tok, "'" + mnemonic + "' of type ." +
                                 stringifyTypeKind(inst) + " cannot take the ." +
-                                stringifyTypeKind(*varKinds[e->var]) +
-                                " register '" + o.name + "'");
+                                stringifyTypeKind(*reg) + " register '" +
+                                o.name + "'");
     };
-    if (sources && dest && firstSrc == 1 &&
-        operands.front().kind == ParsedOperand::Name &&
-        failed(check(operands.front())))
+    if (sources && dest && firstSrc == 1 && failed(check(operands.front())))
       return failure();
     for (size_t i = firstSrc; i < operands.size(); ++i) {
       if (sources >= 0 && i - firstSrc >= static_cast<size_t>(sources))
@@ -2356,13 +2361,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "cvt" && mods.getTypes().size() == 2) {
     auto fits = [&](const ParsedOperand &o, TypeKind t,
                     bool source) -> LogicalResult {
-      if (o.kind != ParsedOperand::Name)
+      std::optional<TypeKind> declared = declaredType(o);
+      if (!declared)
         return success();
-      const NameEntry *e = lookup(o.name);
-      if (!e || e->kind != NameEntry::Reg || e->var >= varKinds.size() ||
-          !varKinds[e->var])
-        return success();
-      TypeKind reg = *varKinds[e->var];
+      TypeKind reg = *declared;
       char rc = typeClass(reg), tc = typeClass(t);
       bool narrow = getTypeBitWidth(reg) < getTypeBitWidth(t);
       bool floatForInt = source && rc == 'f' && (tc == 's' || tc == 'u');
