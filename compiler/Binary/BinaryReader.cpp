@@ -375,40 +375,30 @@ void Reader::readArchive(MemoryBufferRef buf) {
 void Reader::read(MemoryBufferRef buf, StringRef member) {
   StringRef data = buf.getBuffer();
   uint64_t base = offsetOf(data.data());
-  if (data.starts_with("\x7f"
-                       "ELF")) {
-    if (member.empty())
-      in.kind = InputKind::ELF;
-    Expected<std::unique_ptr<object::ObjectFile>> obj =
-        object::ObjectFile::createObjectFile(buf);
-    if (!obj) {
-      error(base, (member.empty() ? "" : "member " + member + ": ") +
-                      "bad ELF file: " + toString(obj.takeError()));
-      return;
-    }
-    readObject(**obj, member);
-    return;
-  }
-  // PE/COFF: Windows executables and DLLs ("MZ"), x86-64 COFF objects.
+  // ELF, and PE/COFF: Windows executables and DLLs ("MZ"), x86-64 COFF
+  // objects.
   file_magic magic = identify_magic(data);
-  if (magic == file_magic::pecoff_executable ||
+  bool elf = data.starts_with("\x7f"
+                              "ELF");
+  if (elf || magic == file_magic::pecoff_executable ||
       magic == file_magic::coff_object) {
     if (member.empty())
-      in.kind = InputKind::PE;
+      in.kind = elf ? InputKind::ELF : InputKind::PE;
+    auto bad = [&](const Twine &why) {
+      error(base, (member.empty() ? "" : "member " + member + ": ") + "bad " +
+                      (elf ? "ELF" : "PE/COFF") + " file: " + why);
+    };
     Expected<std::unique_ptr<object::ObjectFile>> obj =
         object::ObjectFile::createObjectFile(buf);
     if (!obj) {
-      error(base, (member.empty() ? "" : "member " + member + ": ") +
-                      "bad PE/COFF file: " + toString(obj.takeError()));
+      bad(toString(obj.takeError()));
       return;
     }
     // An "MZ" image LLVM reads as something else (a damaged PE header).
     auto *coff = dyn_cast<object::COFFObjectFile>(obj->get());
-    if (magic == file_magic::pecoff_executable &&
+    if (!elf && magic == file_magic::pecoff_executable &&
         (!coff || !coff->getDOSHeader())) {
-      error(base, (member.empty() ? "" : "member " + member + ": ") +
-                      Twine("bad PE/COFF file: its PE header does not read "
-                            "as one"));
+      bad("its PE header does not read as one");
       return;
     }
     readObject(**obj, member);
