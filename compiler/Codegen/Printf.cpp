@@ -189,8 +189,6 @@ private:
     return b.CreatePointerBitCastOrAddrSpaceCast(null,
                                                  PointerType::get(ctx, 0));
   }
-
-public:
   /// i64 __zluda_strlen(ptr): a loop, defined once per module.
   Function *strlenFn() {
     if (Function *f = m.getFunction("__zluda_strlen"))
@@ -217,7 +215,6 @@ public:
     return f;
   }
 
-private:
   Module &m;
   LLVMContext &ctx;
   Value *null = nullptr;
