@@ -128,6 +128,7 @@ void zluda::ptx::populatePTXToLLVMPatterns(TypeConverter &converter,
   populateBarrierPatterns(converter, patterns, target, state);
   populateMbarrierPatterns(converter, patterns, target, state);
   populateWarpPatterns(converter, patterns, target, state);
+  populateMatrixPatterns(converter, patterns, target, state);
   populateFunctionPatterns(converter, patterns, target, state);
   populateGlobalPatterns(converter, patterns, target, state);
   populateSpecialRegisterPatterns(converter, patterns, target, state);

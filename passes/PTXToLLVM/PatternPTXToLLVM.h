@@ -57,6 +57,9 @@ ZLUDA_FAMILY(Barrier)
 ZLUDA_FAMILY(Mbarrier)
 /// WarpOpToLLVM.cpp: shfl, vote, redux, match, activemask, bar.warp.sync.
 ZLUDA_FAMILY(Warp)
+/// MatrixOpToLLVM.cpp: mma, wmma, ldmatrix, stmatrix, movmatrix in
+/// software (lane shuffles and fused multiply-adds).
+ZLUDA_FAMILY(Matrix)
 /// FunctionOpToLLVM.cpp: kernels, functions, calls (the CUDA runtime's
 /// included), returns, branches, constants, trap/brkpt/pmevent.
 ZLUDA_FAMILY(Function)

@@ -1,0 +1,799 @@
+//===- MatrixOpToLLVM.cpp - Warp-level matrix instructions ----------------===//
+//
+// mma.sync, wmma.load/store/mma, ldmatrix, stmatrix and movmatrix on targets
+// without NVIDIA's instructions, in software: each lane gathers the rows of
+// A and the columns of B its accumulator elements need with lane shuffles
+// and folds them with fused multiply-adds (docs/lowering.md, "Matrix
+// instructions"). A target with NVIDIA's own instructions keeps them
+// (NativeOpToLLVM.cpp).
+//
+// Every mma.sync fragment of the forms lowered here follows one pattern in
+// the PTX ISA: with the lane's group g = lane >> 2 and its thread in the
+// group t = lane & 3, a register of A holds row g of an 8-row block and kt
+// consecutive k from t * kt (kt = 32 / element bits, 1 for f64), a register
+// of B column g of an 8-column block and the same k, and the accumulator
+// the columns 2t and 2t + 1 of row g of a block. wmma's fragments PTX
+// leaves to the implementation: ours are the same blocks (wmma.load and
+// wmma.store place them), repeated where PTX's fragment has more registers
+// than elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/PTXToLLVM/PatternPTXToLLVM.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+
+#include <limits>
+#include <map>
+
+using namespace mlir;
+using namespace zluda::ptx;
+using namespace zluda::ptx::lowering;
+
+namespace {
+
+/// How a matrix product lays out its fragments (see the file comment).
+struct Geometry {
+  unsigned m = 0, n = 0, k = 0;
+  /// Width of an element of A and B (64, 32, 16 or 8) and of C and D.
+  unsigned abBits = 0, cBits = 0;
+  /// Elements of A and B in one register.
+  unsigned kt() const { return abBits >= 32 ? 1 : 32 / abBits; }
+  unsigned nM() const { return m / 8; }
+  unsigned nN() const { return n / 8; }
+  unsigned nK() const { return k / (4 * kt()); }
+  unsigned aRegs() const { return nM() * nK(); }
+  unsigned bRegs() const { return nN() * nK(); }
+  /// Accumulator elements in one register: two halves, else one.
+  unsigned cPerReg() const { return cBits == 16 ? 2 : 1; }
+  unsigned cRegs() const { return nM() * nN() * 2 / cPerReg(); }
+  bool valid() const {
+    return m && n && k && m % 8 == 0 && n % 8 == 0 && abBits &&
+           k % (4 * kt()) == 0 && nK() > 0;
+  }
+};
+
+/// Where element `e` of register `r` of a fragment sits in its matrix, for
+/// the lane (g, t): A is M x K, B is K x N, C and D are M x N.
+struct Place {
+  unsigned rowBlock, colBlock; ///< the 8-row / 8-column block
+  unsigned k;                  ///< A, B: k less t * kt
+  unsigned j;                  ///< C: the column less 2t
+};
+
+enum class Role { A, B, C };
+
+Place place(const Geometry &g, Role role, unsigned r, unsigned e) {
+  switch (role) {
+  case Role::A:
+    return {r % g.nM(), 0, e + 4 * g.kt() * (r / g.nM()), 0};
+  case Role::B:
+    return {0, r / g.nK(), e + 4 * g.kt() * (r % g.nK()), 0};
+  case Role::C: {
+    unsigned pair = g.cPerReg() == 2 ? r : r / 2;
+    unsigned j = g.cPerReg() == 2 ? e : r % 2;
+    return {pair % g.nM(), pair / g.nM(), 0, j};
+  }
+  }
+  return {};
+}
+
+/// Registers of `role`'s fragment holding distinct elements.
+unsigned uniqueRegs(const Geometry &g, Role role) {
+  return role == Role::A ? g.aRegs() : role == Role::B ? g.bRegs() : g.cRegs();
+}
+
+unsigned typeBits(TypeKind k) {
+  switch (k) {
+  case TypeKind::f64:
+  case TypeKind::s64:
+  case TypeKind::u64:
+  case TypeKind::b64:
+    return 64;
+  case TypeKind::f32:
+  case TypeKind::tf32:
+  case TypeKind::s32:
+  case TypeKind::u32:
+  case TypeKind::b32:
+    return 32;
+  case TypeKind::f16:
+  case TypeKind::bf16:
+  case TypeKind::b16:
+    return 16;
+  case TypeKind::s8:
+  case TypeKind::u8:
+  case TypeKind::b8:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+bool isIntegerKind(TypeKind k) {
+  return k == TypeKind::s8 || k == TypeKind::u8 || k == TypeKind::s32;
+}
+
+/// The operand types of a product: D, A, B, C.
+struct ProductTypes {
+  TypeKind d, a, b, c;
+};
+
+/// mma.sync's and wmma.mma's types: four (D A B C), or wmma's two (D C)
+/// with f16 A and B.
+std::optional<ProductTypes> productTypes(ModifiersAttr mods) {
+  ArrayRef<TypeKind> t = mods.getTypes();
+  if (t.size() == 4)
+    return ProductTypes{t[0], t[1], t[2], t[3]};
+  if (t.size() == 2)
+    return ProductTypes{t[0], TypeKind::f16, TypeKind::f16, t[1]};
+  return std::nullopt;
+}
+
+/// The product's geometry, or none for a form this file does not lower
+/// (sub-byte and single-bit types, FP8, m8n8k4 on halves: the quad-pair
+/// layout of sm_70).
+std::optional<Geometry> productGeometry(ModifiersAttr mods) {
+  ArrayRef<int64_t> s = mods.getShape();
+  std::optional<ProductTypes> t = productTypes(mods);
+  if (s.size() != 3 || !t)
+    return std::nullopt;
+  bool intA = isIntegerKind(t->a), intB = isIntegerKind(t->b);
+  if (intA != intB ||
+      (intA && (t->c != TypeKind::s32 || t->d != TypeKind::s32)))
+    return std::nullopt;
+  if (t->a != t->b && !intA)
+    return std::nullopt;
+  bool floatAcc =
+      t->c == TypeKind::f32 || t->c == TypeKind::f16 || t->c == TypeKind::f64;
+  if (!intA && (!floatAcc || typeBits(t->c) != typeBits(t->d) ||
+                (t->a == TypeKind::f64) != (t->c == TypeKind::f64)))
+    return std::nullopt;
+  if (t->a == TypeKind::bf16 || t->a == TypeKind::tf32)
+    if (t->c != TypeKind::f32)
+      return std::nullopt;
+  Geometry g;
+  g.m = s[0];
+  g.n = s[1];
+  g.k = s[2];
+  g.abBits = typeBits(t->a);
+  g.cBits = typeBits(t->c);
+  if (!g.abBits || !g.valid())
+    return std::nullopt;
+  if (g.m == 8 && g.n == 8 && g.k == 4 && g.abBits == 16)
+    return std::nullopt;
+  return g;
+}
+
+/// The layout qualifier among the modifiers kept as words (`row`, `col`)
+/// and the fragment (`a`, `b`, `c`, `d`) of wmma.load and wmma.store.
+std::optional<StringRef> extraWord(ModifiersAttr mods,
+                                   ArrayRef<StringRef> choices) {
+  if (auto extras = mods.getExtras())
+    for (Attribute e : extras)
+      if (auto s = dyn_cast<StringAttr>(e))
+        if (llvm::is_contained(choices, s.getValue()))
+          return s.getValue();
+  return std::nullopt;
+}
+
+/// wmma.load's and wmma.store's fragment, its element type and geometry.
+struct WmmaFragment {
+  Role role;
+  TypeKind type;
+  Geometry geometry;
+  bool rowMajor;
+};
+
+std::optional<WmmaFragment> wmmaFragment(ModifiersAttr mods) {
+  ArrayRef<int64_t> s = mods.getShape();
+  std::optional<StringRef> frag = extraWord(mods, {"a", "b", "c", "d"});
+  std::optional<StringRef> layout = extraWord(mods, {"row", "col"});
+  std::optional<TypeKind> type = mods.getType();
+  if (s.size() != 3 || !frag || !layout || !type || mods.getTypes().size() != 1)
+    return std::nullopt;
+  WmmaFragment f;
+  f.role = *frag == "a" ? Role::A : *frag == "b" ? Role::B : Role::C;
+  f.type = *type;
+  f.rowMajor = *layout == "row";
+  // A and B: halves, bf16, tf32, bytes, f64; C and D: f16, f32, s32, f64.
+  static constexpr TypeKind abKinds[] = {TypeKind::f16,  TypeKind::bf16,
+                                         TypeKind::tf32, TypeKind::s8,
+                                         TypeKind::u8,   TypeKind::f64};
+  static constexpr TypeKind cKinds[] = {TypeKind::f16, TypeKind::f32,
+                                        TypeKind::s32, TypeKind::f64};
+  if (f.role == Role::C ? !llvm::is_contained(cKinds, *type)
+                        : !llvm::is_contained(abKinds, *type))
+    return std::nullopt;
+  unsigned bits = typeBits(*type);
+  f.geometry.m = s[0];
+  f.geometry.n = s[1];
+  f.geometry.k = s[2];
+  if (f.role == Role::C) {
+    // The A/B width follows from the accumulator: f64 with f64, s32 with
+    // bytes, f32 or f16 with halves (tf32 differs only in k).
+    f.geometry.cBits = bits;
+    f.geometry.abBits = bits == 64 ? 64 : *type == TypeKind::s32 ? 8 : 16;
+    if (bits == 32 && *type == TypeKind::f32 && f.geometry.k == 8)
+      f.geometry.abBits = 32;
+  } else {
+    f.geometry.abBits = bits;
+    f.geometry.cBits = 32;
+  }
+  if (!f.geometry.valid())
+    return std::nullopt;
+  return f;
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+struct Builder {
+  ConversionPatternRewriter &b;
+  Location loc;
+  const Lowering &l;
+  Type i32;
+
+  Builder(ConversionPatternRewriter &b, Location loc, const Lowering &l)
+      : b(b), loc(loc), l(l), i32(b.getI32Type()) {}
+
+  Value c32(int64_t v) { return constInt(b, loc, i32, v); }
+  Value lane() {
+    return l.target.getSpecialRegister(b, loc, SReg::laneid, 0, i32);
+  }
+  Value group() { return LLVM::LShrOp::create(b, loc, lane(), c32(2)); }
+  Value thread() { return LLVM::AndOp::create(b, loc, lane(), c32(3)); }
+  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return LLVM::MulOp::create(b, loc, x, y); }
+  Value shl(Value x, int64_t s) {
+    return LLVM::ShlOp::create(b, loc, x, c32(s));
+  }
+  Value or_(Value x, int64_t v) {
+    return LLVM::OrOp::create(b, loc, x, c32(v));
+  }
+
+  /// `v` (32 or 64 bits) from lane `src` of the warp.
+  Value shuffle(Value v, Value src) {
+    Value all = c32(-1);
+    if (bitWidth(v.getType()) == 32)
+      return castTo(
+          b, loc,
+          l.target.createShuffle(b, loc, castTo(b, loc, v, i32), src, all),
+          v.getType());
+    Type i64 = b.getI64Type();
+    Value x = castTo(b, loc, v, i64);
+    Value lo = LLVM::TruncOp::create(b, loc, i32, x);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32,
+        LLVM::LShrOp::create(b, loc, x, constInt(b, loc, i64, 32)));
+    lo = LLVM::ZExtOp::create(b, loc, i64,
+                              l.target.createShuffle(b, loc, lo, src, all));
+    hi = LLVM::ZExtOp::create(b, loc, i64,
+                              l.target.createShuffle(b, loc, hi, src, all));
+    Value w = LLVM::OrOp::create(
+        b, loc, lo, LLVM::ShlOp::create(b, loc, hi, constInt(b, loc, i64, 32)));
+    return castTo(b, loc, w, v.getType());
+  }
+  /// `v` from lane (lane & ~3) | t: the same group's thread t, as the
+  /// target's fixed permute where it has one.
+  Value fromGroupThread(Value v, unsigned t) {
+    if (bitWidth(v.getType()) == 32)
+      if (Value d = l.target.createFixedShuffle(b, loc, castTo(b, loc, v, i32),
+                                                0x1c, t, 0))
+        return castTo(b, loc, d, v.getType());
+    return shuffle(v, or_(LLVM::AndOp::create(b, loc, lane(), c32(0x1c)), t));
+  }
+
+  /// Element `e` of kind `kind` of the register `reg`, as the value a
+  /// product folds: f32 for the float kinds but f64, i32 for bytes.
+  Value element(Value reg, TypeKind kind, unsigned e) {
+    unsigned bits = typeBits(kind);
+    if (bits == 64)
+      return castTo(b, loc, reg, b.getF64Type());
+    Value w = castTo(b, loc, reg, i32);
+    if (kind == TypeKind::tf32) // the low 13 bits of the mantissa ignored
+      return castTo(b, loc, LLVM::AndOp::create(b, loc, w, c32(~0x1fff)),
+                    b.getF32Type());
+    if (bits == 32)
+      return castTo(b, loc, w, kind == TypeKind::f32 ? b.getF32Type() : i32);
+    Value part = LLVM::LShrOp::create(b, loc, w, c32(e * bits));
+    Value narrow = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), part);
+    if (bits == 8)
+      return kind == TypeKind::s8
+                 ? Value(LLVM::SExtOp::create(b, loc, i32, narrow))
+                 : Value(LLVM::ZExtOp::create(b, loc, i32, narrow));
+    Type half = kind == TypeKind::bf16 ? Type(b.getBF16Type()) : b.getF16Type();
+    return LLVM::FPExtOp::create(b, loc, b.getF32Type(),
+                                 LLVM::BitcastOp::create(b, loc, half, narrow));
+  }
+
+  /// A value of type `t` at `ptr`.
+  Value load(Type t, Value ptr, unsigned align) {
+    return LLVM::LoadOp::create(b, loc, t, ptr, align);
+  }
+  Value offsetPtr(Value ptr, Value bytes) {
+    return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
+                               ValueRange{bytes});
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// mma.sync and wmma.mma
+//===----------------------------------------------------------------------===//
+
+/// D = A * B + C for the lane's accumulator elements, from the fragments'
+/// registers `a`, `b`, `c` (each its distinct registers first).
+SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
+                                      const ProductTypes &t, ValueRange a,
+                                      ValueRange bregs, ValueRange c,
+                                      bool satfinite,
+                                      ArrayRef<Type> resultTypes) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  bool integer = isIntegerKind(t.a);
+  bool f64 = t.c == TypeKind::f64;
+  Type acc = integer ? (satfinite ? b.getI64Type() : x.i32)
+                     : (f64 ? Type(b.getF64Type()) : Type(b.getF32Type()));
+  // A's registers of the lane's own group, from each of its four threads;
+  // B's of the groups 2t and 2t + 1 (the lane's two accumulator columns).
+  std::map<std::pair<unsigned, unsigned>, Value> aFrom;
+  std::map<std::tuple<unsigned, unsigned, unsigned>, Value> bFrom;
+  auto aReg = [&](unsigned r, unsigned tp) {
+    auto &v = aFrom[{r, tp}];
+    if (!v)
+      v = x.fromGroupThread(a[r], tp);
+    return v;
+  };
+  auto bReg = [&](unsigned r, unsigned tp, unsigned j) {
+    auto &v = bFrom[{r, tp, j}];
+    if (!v) {
+      Value src = x.or_(x.shl(x.add(x.shl(x.thread(), 1), x.c32(j)), 2), tp);
+      v = x.shuffle(bregs[r], src);
+    }
+    return v;
+  };
+  unsigned kt = g.kt();
+  SmallVector<Value> results;
+  for (unsigned r = 0; r < g.cRegs(); ++r) {
+    SmallVector<Value, 2> parts;
+    for (unsigned e = 0; e < g.cPerReg(); ++e) {
+      Place p = place(g, Role::C, r, e);
+      Value sum;
+      if (integer) {
+        sum = x.element(c[r], TypeKind::s32, 0);
+        if (satfinite)
+          sum = LLVM::SExtOp::create(b, loc, acc, sum);
+      } else {
+        sum = x.element(c[r], t.c, e);
+      }
+      for (unsigned kk = 0; kk < g.k; ++kk) {
+        unsigned kb = kk / (4 * kt), tp = kk / kt % 4, ke = kk % kt;
+        Value av = x.element(aReg(kb * g.nM() + p.rowBlock, tp), t.a, ke);
+        Value bv = x.element(bReg(p.colBlock * g.nK() + kb, tp, p.j), t.b, ke);
+        if (integer) {
+          Value prod = x.mul(av, bv);
+          if (satfinite)
+            prod = LLVM::SExtOp::create(b, loc, acc, prod);
+          sum = LLVM::AddOp::create(b, loc, sum, prod);
+        } else {
+          sum = LLVM::FMAOp::create(b, loc, av, bv, sum);
+        }
+      }
+      if (integer && satfinite) {
+        Type i64 = b.getI64Type();
+        Value hi = constInt(b, loc, i64, INT32_MAX);
+        Value lo = constInt(b, loc, i64, INT32_MIN);
+        sum = LLVM::SelectOp::create(
+            b, loc,
+            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sgt, sum, hi), hi,
+            sum);
+        sum = LLVM::SelectOp::create(
+            b, loc,
+            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, sum, lo), lo,
+            sum);
+        sum = LLVM::TruncOp::create(b, loc, x.i32, sum);
+      } else if (!integer) {
+        Value nan =
+            LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, sum, sum);
+        if (t.d == TypeKind::f16)
+          sum = LLVM::FPTruncOp::create(b, loc, b.getF16Type(), sum);
+        if (satfinite) { // infinities become the largest finite value
+          Type ft = sum.getType();
+          double big = t.d == TypeKind::f16 ? 65504.0
+                       : f64                ? std::numeric_limits<double>::max()
+                                            : std::numeric_limits<float>::max();
+          Value mx = constFloat(b, loc, ft, big);
+          Value mn = constFloat(b, loc, ft, -big);
+          sum = LLVM::MinNumOp::create(
+              b, loc, LLVM::MaxNumOp::create(b, loc, sum, mn), mx);
+        }
+        sum = canonicalNaNIf(b, loc, nan, sum);
+      }
+      parts.push_back(sum);
+    }
+    Value reg = parts[0];
+    if (parts.size() == 2) {
+      Type i16 = b.getI16Type();
+      Value lo = LLVM::ZExtOp::create(
+          b, loc, x.i32, LLVM::BitcastOp::create(b, loc, i16, parts[0]));
+      Value hi = LLVM::ZExtOp::create(
+          b, loc, x.i32, LLVM::BitcastOp::create(b, loc, i16, parts[1]));
+      reg = LLVM::OrOp::create(b, loc, lo, x.shl(hi, 16));
+    }
+    results.push_back(castTo(b, loc, reg, resultTypes[r]));
+  }
+  return results;
+}
+
+/// The sizes of an op's operand groups (`groups`), or one group per operand.
+SmallVector<int32_t> operandGroups(Operation *op, size_t numArgs) {
+  if (auto g = op->getAttrOfType<DenseI32ArrayAttr>("groups"))
+    return SmallVector<int32_t>(g.asArrayRef());
+  return SmallVector<int32_t>(numArgs, 1);
+}
+
+template <typename OpTy>
+Results lowerMma(OpTy op, ValueRange args, ModifiersAttr mods,
+                 ConversionPatternRewriter &b, const Lowering &l) {
+  std::optional<Geometry> g = productGeometry(mods);
+  std::optional<ProductTypes> t = productTypes(mods);
+  SmallVector<int32_t> groups = operandGroups(op, args.size());
+  if (!g || !t || groups.size() != 3)
+    return failure();
+  ValueRange a = args.take_front(groups[0]);
+  ValueRange bregs = args.slice(groups[0], groups[1]);
+  ValueRange c = args.slice(groups[0] + groups[1], groups[2]);
+  if (a.size() < g->aRegs() || bregs.size() < g->bRegs() ||
+      c.size() != g->cRegs() || op->getNumResults() != g->cRegs())
+    return failure();
+  Builder x(b, op.getLoc(), l);
+  SmallVector<Type> resultTypes(op->getResultTypes());
+  return multiplyAccumulate(x, *g, *t, a, bregs, c,
+                            hasFlag(mods, Flag::satfinite), resultTypes);
+}
+
+/// mma.sync and wmma.mma: the forms productGeometry knows, with their
+/// fragments' register counts (wmma's may repeat the distinct registers).
+template <bool Wmma> std::string checkMma(Operation *op, const TargetInfo &) {
+  ModifierPolicy policy;
+  policy.extras = true;
+  policy.tf32 = true;
+  return checkModifiers(
+      op, policy, [&](ModifiersAttr mods) -> std::optional<StringRef> {
+        std::optional<Geometry> g = productGeometry(mods);
+        if (!g ||
+            (mods.getRounding() && *mods.getRounding() != RoundingMode::rn))
+          return "";
+        if (!Wmma && mods.getTypes().size() != 4)
+          return "";
+        SmallVector<int32_t> groups = operandGroups(op, op->getNumOperands());
+        if (groups.size() != 3 ||
+            static_cast<unsigned>(groups[0]) % g->aRegs() != 0 ||
+            static_cast<unsigned>(groups[1]) % g->bRegs() != 0 ||
+            static_cast<unsigned>(groups[2]) != g->cRegs() ||
+            op->getNumResults() != g->cRegs())
+          return "";
+        if (!Wmma && (static_cast<unsigned>(groups[0]) != g->aRegs() ||
+                      static_cast<unsigned>(groups[1]) != g->bRegs()))
+          return "";
+        return std::nullopt;
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// wmma.load and wmma.store
+//===----------------------------------------------------------------------===//
+
+/// The (row, column) in memory of element `e` of register `r` of the
+/// lane's fragment, as i32 values, and the matrix's rows and columns.
+std::pair<Value, Value> elementPosition(Builder &x, const WmmaFragment &f,
+                                        unsigned r, unsigned e) {
+  const Geometry &g = f.geometry;
+  unsigned reg = r % uniqueRegs(g, f.role);
+  Place p = place(g, f.role, reg, e);
+  Value group = x.group(), thread = x.thread();
+  switch (f.role) {
+  case Role::A: // M x K
+    return {x.add(group, x.c32(8 * p.rowBlock)),
+            x.add(x.mul(thread, x.c32(g.kt())), x.c32(p.k))};
+  case Role::B: // K x N
+    return {x.add(x.mul(thread, x.c32(g.kt())), x.c32(p.k)),
+            x.add(group, x.c32(8 * p.colBlock))};
+  case Role::C:
+    return {x.add(group, x.c32(8 * p.rowBlock)),
+            x.add(x.shl(thread, 1), x.c32(p.j + 8 * p.colBlock))};
+  }
+  return {};
+}
+
+/// The matrix's columns (its row-major leading dimension).
+unsigned matrixColumns(const WmmaFragment &f) {
+  return f.role == Role::A ? f.geometry.k : f.geometry.n;
+}
+unsigned matrixRows(const WmmaFragment &f) {
+  return f.role == Role::B ? f.geometry.k : f.geometry.m;
+}
+
+/// The element's byte offset: row-major (row * stride + col) or
+/// column-major (col * stride + row) times its size.
+Value elementOffset(Builder &x, const WmmaFragment &f, Value stride, unsigned r,
+                    unsigned e) {
+  auto [row, col] = elementPosition(x, f, r, e);
+  Value index = f.rowMajor ? x.add(x.mul(row, stride), col)
+                           : x.add(x.mul(col, stride), row);
+  Value bytes = x.mul(index, x.c32(typeBits(f.type) / 8));
+  return LLVM::SExtOp::create(x.b, x.loc, x.b.getI64Type(), bytes);
+}
+
+/// Elements of the fragment's type in one register.
+unsigned elementsPerReg(const WmmaFragment &f) {
+  unsigned bits = typeBits(f.type);
+  return bits >= 32 ? 1 : 32 / bits;
+}
+
+Value wmmaStride(Builder &x, const WmmaFragment &f, ValueRange rest) {
+  if (!rest.empty())
+    return castTo(x.b, x.loc, rest.front(), x.i32);
+  return x.c32(f.rowMajor ? matrixColumns(f) : matrixRows(f));
+}
+
+std::optional<StateSpace> wmmaSpace(ModifiersAttr mods) {
+  std::optional<StateSpace> s = mods.getSpace();
+  if (s == StateSpace::shared_cta)
+    return StateSpace::shared;
+  return s;
+}
+
+template <typename OpTy>
+Results lowerWmmaLoad(OpTy op, ValueRange args, ModifiersAttr mods,
+                      ConversionPatternRewriter &b, const Lowering &l) {
+  std::optional<WmmaFragment> f = wmmaFragment(mods);
+  if (!f)
+    return failure();
+  Builder x(b, op.getLoc(), l);
+  Value base = l.pointer(b, op.getLoc(), args[0], wmmaSpace(mods));
+  Value stride = wmmaStride(x, *f, args.drop_front());
+  unsigned bits = typeBits(f->type), per = elementsPerReg(*f);
+  unsigned unique = uniqueRegs(f->geometry, f->role);
+  SmallVector<Value> loaded;
+  SmallVector<Value> results;
+  for (unsigned r = 0; r < op->getNumResults(); ++r) {
+    Type rt = op->getResult(r).getType();
+    if (r >= unique) {
+      results.push_back(castTo(b, op.getLoc(), loaded[r % unique], rt));
+      continue;
+    }
+    Value word;
+    Type wide = b.getIntegerType(std::max(32u, bits));
+    for (unsigned e = 0; e < per; ++e) {
+      Value p = x.offsetPtr(base, elementOffset(x, *f, stride, r, e));
+      Value v = x.load(b.getIntegerType(bits), p, bits / 8);
+      if (per == 1) {
+        word = v;
+        break;
+      }
+      v = LLVM::ShlOp::create(b, op.getLoc(),
+                              LLVM::ZExtOp::create(b, op.getLoc(), wide, v),
+                              x.c32(e * bits));
+      word = word ? Value(LLVM::OrOp::create(b, op.getLoc(), word, v)) : v;
+    }
+    loaded.push_back(word);
+    results.push_back(castTo(b, op.getLoc(), word, rt));
+  }
+  return results;
+}
+
+template <typename OpTy>
+Results lowerWmmaStore(OpTy op, ValueRange args, ModifiersAttr mods,
+                       ConversionPatternRewriter &b, const Lowering &l) {
+  std::optional<WmmaFragment> f = wmmaFragment(mods);
+  SmallVector<int32_t> groups = operandGroups(op, args.size());
+  if (!f || groups.size() < 2)
+    return failure();
+  Builder x(b, op.getLoc(), l);
+  Value base = l.pointer(b, op.getLoc(), args[0], wmmaSpace(mods));
+  ValueRange regs = args.slice(1, groups[1]);
+  Value stride = wmmaStride(x, *f, args.drop_front(1 + groups[1]));
+  unsigned bits = typeBits(f->type), per = elementsPerReg(*f);
+  unsigned unique = uniqueRegs(f->geometry, f->role);
+  for (unsigned r = 0; r < unique; ++r) {
+    Value word =
+        castTo(b, op.getLoc(), regs[r], b.getIntegerType(std::max(32u, bits)));
+    for (unsigned e = 0; e < per; ++e) {
+      Value v = word;
+      if (per > 1)
+        v = LLVM::TruncOp::create(
+            b, op.getLoc(), b.getIntegerType(bits),
+            LLVM::LShrOp::create(b, op.getLoc(), word, x.c32(e * bits)));
+      Value p = x.offsetPtr(base, elementOffset(x, *f, stride, r, e));
+      LLVM::StoreOp::create(b, op.getLoc(), v, p, bits / 8);
+    }
+  }
+  return SmallVector<Value>{};
+}
+
+/// wmma.load and wmma.store: the fragments wmmaFragment knows, with as many
+/// registers as ours or a multiple.
+template <bool Store>
+std::string checkWmmaMemory(Operation *op, const TargetInfo &) {
+  ModifierPolicy policy;
+  policy.extras = true;
+  policy.tf32 = true;
+  return checkModifiers(
+      op, policy, [&](ModifiersAttr mods) -> std::optional<StringRef> {
+        std::optional<WmmaFragment> f = wmmaFragment(mods);
+        if (!f)
+          return "";
+        unsigned regs = Store ? operandGroups(op, op->getNumOperands())[1]
+                              : op->getNumResults();
+        unsigned unique = uniqueRegs(f->geometry, f->role);
+        if (regs == 0 || regs % unique != 0 ||
+            (f->role == Role::C && regs != unique))
+          return "";
+        return std::nullopt;
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// ldmatrix, stmatrix, movmatrix
+//===----------------------------------------------------------------------===//
+
+/// Row `row` (i32) of matrix `m`'s address, given by lane m * 8 + row:
+/// as a pointer in the instruction's space.
+struct RowAddresses {
+  Builder &x;
+  Value addr;
+  bool shared;
+  Value rowPointer(unsigned m, Value row) {
+    Value src = x.add(row, x.c32(8 * m));
+    OpBuilder &b = x.b;
+    if (shared) {
+      Value a = x.shuffle(castTo(b, x.loc, addr, x.i32), src);
+      return x.l.pointer(b, x.loc, a, StateSpace::shared);
+    }
+    Value a = x.shuffle(castTo(b, x.loc, addr, b.getI64Type()), src);
+    return x.l.pointer(b, x.loc, a, std::nullopt);
+  }
+};
+
+bool sharedSpace(ModifiersAttr mods) {
+  std::optional<StateSpace> s = mods.getSpace();
+  return s == StateSpace::shared || s == StateSpace::shared_cta;
+}
+
+/// The address operand as an integer of its space's width: LDS offsets are
+/// 32 bits, generic addresses 64.
+Value addressBits(Builder &x, Value addr, bool shared) {
+  if (isa<LLVM::LLVMPointerType>(addr.getType()))
+    return LLVM::PtrToIntOp::create(x.b, x.loc,
+                                    shared ? x.i32 : x.b.getI64Type(), addr);
+  return castTo(x.b, x.loc, addr, shared ? x.i32 : x.b.getI64Type());
+}
+
+template <typename OpTy>
+Results lowerLdmatrix(OpTy op, ValueRange args, ModifiersAttr mods,
+                      ConversionPatternRewriter &b, const Lowering &l) {
+  // Lane L's register m: row L >> 2 of matrix m, its columns 2(L & 3) and
+  // 2(L & 3) + 1; transposed, column L >> 2 of rows 2(L & 3) and
+  // 2(L & 3) + 1.
+  Builder x(b, op.getLoc(), l);
+  bool shared = sharedSpace(mods);
+  RowAddresses rows{x, addressBits(x, args[0], shared), shared};
+  bool trans = hasFlag(mods, Flag::trans);
+  Type i16 = b.getI16Type();
+  SmallVector<Value> results;
+  for (unsigned m = 0; m < op->getNumResults(); ++m) {
+    Value word;
+    if (!trans) {
+      Value p = rows.rowPointer(m, x.group());
+      word = x.load(x.i32, x.offsetPtr(p, x.shl(x.thread(), 2)), 4);
+    } else {
+      Value halves[2];
+      for (unsigned h = 0; h < 2; ++h) {
+        Value p = rows.rowPointer(m, x.add(x.shl(x.thread(), 1), x.c32(h)));
+        halves[h] = LLVM::ZExtOp::create(
+            b, op.getLoc(), x.i32,
+            x.load(i16, x.offsetPtr(p, x.shl(x.group(), 1)), 2));
+      }
+      word =
+          LLVM::OrOp::create(b, op.getLoc(), halves[0], x.shl(halves[1], 16));
+    }
+    results.push_back(castTo(b, op.getLoc(), word, op->getResult(m).getType()));
+  }
+  return results;
+}
+
+template <typename OpTy>
+Results lowerStmatrix(OpTy op, ValueRange args, ModifiersAttr mods,
+                      ConversionPatternRewriter &b, const Lowering &l) {
+  // ldmatrix's inverse: each lane stores its word (or, transposed, its two
+  // halves) where ldmatrix would have read them.
+  Builder x(b, op.getLoc(), l);
+  bool shared = sharedSpace(mods);
+  RowAddresses rows{x, addressBits(x, args[0], shared), shared};
+  bool trans = hasFlag(mods, Flag::trans);
+  Type i16 = b.getI16Type();
+  for (unsigned m = 0; m + 1 < args.size(); ++m) {
+    Value word = castTo(b, op.getLoc(), args[m + 1], x.i32);
+    if (!trans) {
+      Value p = rows.rowPointer(m, x.group());
+      LLVM::StoreOp::create(b, op.getLoc(), word,
+                            x.offsetPtr(p, x.shl(x.thread(), 2)), 4);
+      continue;
+    }
+    for (unsigned h = 0; h < 2; ++h) {
+      Value p = rows.rowPointer(m, x.add(x.shl(x.thread(), 1), x.c32(h)));
+      Value half = LLVM::TruncOp::create(
+          b, op.getLoc(), i16,
+          LLVM::LShrOp::create(b, op.getLoc(), word, x.c32(16 * h)));
+      LLVM::StoreOp::create(b, op.getLoc(), half,
+                            x.offsetPtr(p, x.shl(x.group(), 1)), 2);
+    }
+  }
+  return SmallVector<Value>{};
+}
+
+template <typename OpTy>
+Results lowerMovmatrix(OpTy op, ValueRange args, ModifiersAttr,
+                       ConversionPatternRewriter &b, const Lowering &l) {
+  // Lane L's result holds row L >> 2, columns 2(L & 3) + h of the
+  // transpose: the source's row 2(L & 3) + h, column L >> 2, which lane
+  // (2(L & 3) + h) * 4 + (L >> 3) holds in half (L >> 2) & 1.
+  Builder x(b, op.getLoc(), l);
+  Location loc = op.getLoc();
+  Value a = castTo(b, loc, args[0], x.i32);
+  Value g = x.group();
+  Value sel = x.shl(LLVM::AndOp::create(b, loc, g, x.c32(1)), 4);
+  Value word;
+  for (unsigned h = 0; h < 2; ++h) {
+    Value src = LLVM::OrOp::create(
+        b, loc, x.shl(x.add(x.shl(x.thread(), 1), x.c32(h)), 2),
+        LLVM::LShrOp::create(b, loc, g, x.c32(1)));
+    Value w = x.shuffle(a, src);
+    Value half = LLVM::AndOp::create(
+        b, loc, LLVM::LShrOp::create(b, loc, w, sel), x.c32(0xffff));
+    half = x.shl(half, 16 * h);
+    word = word ? Value(LLVM::OrOp::create(b, loc, word, half)) : half;
+  }
+  return one(castTo(b, loc, word, op->getResult(0).getType()));
+}
+
+/// ldmatrix, stmatrix, movmatrix: the m8n8 .b16 forms, .x1/.x2/.x4 (the
+/// m16n16 / m8n16 byte forms of sm_100 are not lowered).
+template <bool Move>
+std::string checkMatrixMove(Operation *op, const TargetInfo &) {
+  ModifierPolicy policy;
+  return checkModifiers(
+      op, policy, [&](ModifiersAttr mods) -> std::optional<StringRef> {
+        ArrayRef<int64_t> s = mods.getShape();
+        if (s.size() != 2 || s[0] != 8 || s[1] != 8 ||
+            mods.getType() != TypeKind::b16 || mods.getTypes().size() != 1)
+          return "";
+        if (Move)
+          return hasFlag(mods, Flag::trans) ? std::nullopt
+                                            : std::optional<StringRef>("");
+        unsigned count = mods.getCount();
+        if (count != 1 && count != 2 && count != 4)
+          return "";
+        std::optional<StateSpace> sp = mods.getSpace();
+        if (sp && sp != StateSpace::shared && sp != StateSpace::shared_cta)
+          return "";
+        return std::nullopt;
+      });
+}
+
+} // namespace
+
+void zluda::ptx::lowering::populateMatrixPatterns(TypeConverter &converter,
+                                                  RewritePatternSet &patterns,
+                                                  const TargetInfo &target,
+                                                  LoweringState &state) {
+  InstPatterns add(converter, patterns, target, state);
+  add(lowerMma<MmaOp>, checkMma<false>);
+  add(lowerMma<WmmaMmaOp>, checkMma<true>);
+  add(lowerWmmaLoad<WmmaLoadOp>, checkWmmaMemory<false>);
+  add(lowerWmmaStore<WmmaStoreOp>, checkWmmaMemory<true>);
+  add(lowerLdmatrix<LdmatrixOp>, checkMatrixMove<false>);
+  add(lowerStmatrix<StmatrixOp>, checkMatrixMove<false>);
+  add(lowerMovmatrix<MovmatrixOp>, checkMatrixMove<true>);
+}
