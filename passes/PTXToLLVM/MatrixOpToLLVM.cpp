@@ -321,6 +321,100 @@ struct Builder {
 // mma.sync and wmma.mma
 //===----------------------------------------------------------------------===//
 
+/// floor(log2 |x|) of an f32 `x` (its exponent, subnormals by their value)
+/// as i32; `zeroExp` for a zero.
+Value floatExponent(Builder &x, Value v, int64_t zeroExp) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  Value bits =
+      LLVM::AndOp::create(b, loc, castTo(b, loc, v, x.i32), x.c32(0x7fffffff));
+  Value field = LLVM::LShrOp::create(b, loc, bits, x.c32(23));
+  Value normal = LLVM::SubOp::create(b, loc, field, x.c32(127));
+  // A subnormal's mantissa m: 2^-149 * m, its top bit at 31 - clz(m).
+  Value clz = LLVM::CountLeadingZerosOp::create(b, loc, x.i32, bits, false);
+  Value sub = LLVM::SubOp::create(b, loc, x.c32(31 - 149), clz);
+  using P = LLVM::ICmpPredicate;
+  Value e = LLVM::SelectOp::create(
+      b, loc, LLVM::ICmpOp::create(b, loc, P::eq, field, x.c32(0)), sub,
+      normal);
+  return LLVM::SelectOp::create(
+      b, loc, LLVM::ICmpOp::create(b, loc, P::eq, bits, x.c32(0)),
+      x.c32(zeroExp), e);
+}
+
+/// 2^n as an f64, for n in [-1022, 1023].
+Value powerOfTwo(Builder &x, Value n) {
+  OpBuilder &b = x.b;
+  Type i64 = b.getI64Type();
+  Value biased = LLVM::SExtOp::create(b, x.loc, i64, x.add(n, x.c32(1023)));
+  return castTo(
+      b, x.loc,
+      LLVM::ShlOp::create(b, x.loc, biased, constInt(b, x.loc, i64, 52)),
+      b.getF64Type());
+}
+
+/// NVIDIA's f32 accumulation of an f16, bf16 or tf32 product, measured on
+/// the H200 (test/emu/matrix.py; every element of every recorded case
+/// agrees): the K products, exact, and C are aligned to the largest
+/// exponent E among them (a product's taken as e(a) + e(b), before its
+/// mantissas' carry), each truncated to a multiple of 2^(E - 25), summed
+/// exactly, and the sum rounded toward zero to f32, overflowing to
+/// infinity. Infinities and NaNs give what IEEE arithmetic on the exact
+/// products gives (the sum in f64, which no finite product overflows).
+/// `ab` are the elements as f32, `c` the accumulator.
+Value alignedProductSum(Builder &x, Value c,
+                        ArrayRef<std::pair<Value, Value>> ab) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  constexpr int64_t none = -900; // a zero's exponent: below every other
+  Value e = floatExponent(x, c, none);
+  SmallVector<Value> products;
+  Value plain = LLVM::FPExtOp::create(b, loc, f64, c);
+  for (auto [av, bv] : ab) {
+    Value p =
+        LLVM::FMulOp::create(b, loc, LLVM::FPExtOp::create(b, loc, f64, av),
+                             LLVM::FPExtOp::create(b, loc, f64, bv));
+    products.push_back(p);
+    plain = LLVM::FAddOp::create(b, loc, plain, p);
+    Value ea = floatExponent(x, av, none), eb = floatExponent(x, bv, none);
+    Value zero = LLVM::OrOp::create(
+        b, loc,
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ea, x.c32(none)),
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, eb, x.c32(none)));
+    Value ep = LLVM::SelectOp::create(b, loc, zero, x.c32(none), x.add(ea, eb));
+    e = LLVM::SelectOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sgt, ep, e),
+        ep, e);
+  }
+  Value up = powerOfTwo(x, LLVM::SubOp::create(b, loc, x.c32(25), e));
+  auto units = [&](Value v) -> Value {
+    return LLVM::FPToSIOp::create(b, loc, i64,
+                                  LLVM::FMulOp::create(b, loc, v, up));
+  };
+  Value sum = units(LLVM::FPExtOp::create(b, loc, f64, c));
+  for (Value p : products)
+    sum = LLVM::AddOp::create(b, loc, sum, units(p));
+  Value exact = LLVM::FMulOp::create(
+      b, loc, LLVM::SIToFPOp::create(b, loc, f64, sum),
+      powerOfTwo(x, LLVM::SubOp::create(b, loc, e, x.c32(25))));
+  Value r = directedConvert(b, loc, exact, false, b.getF32Type(),
+                            Directed::towardZero);
+  Value big = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oge,
+                                   LLVM::FAbsOp::create(b, loc, exact),
+                                   constFloat(b, loc, f64, 0x1p128));
+  Value inf = LLVM::FPTruncOp::create(
+      b, loc, b.getF32Type(),
+      LLVM::FMulOp::create(b, loc, exact, constFloat(b, loc, f64, 0x1p900)));
+  r = LLVM::SelectOp::create(b, loc, big, inf, r);
+  Value special = LLVM::FCmpOp::create(
+      b, loc, LLVM::FCmpPredicate::ueq, LLVM::FAbsOp::create(b, loc, plain),
+      constFloat(b, loc, f64, std::numeric_limits<double>::infinity()));
+  return LLVM::SelectOp::create(
+      b, loc, special, LLVM::FPTruncOp::create(b, loc, b.getF32Type(), plain),
+      r);
+}
+
 /// D = A * B + C for the lane's accumulator elements, from the fragments'
 /// registers `a`, `b`, `c` (each its distinct registers first).
 SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
@@ -366,11 +460,15 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
       } else {
         sum = x.element(c[r], t.c, e);
       }
+      bool aligned = !integer && !f64 && t.c == TypeKind::f32;
+      SmallVector<std::pair<Value, Value>> terms;
       for (unsigned kk = 0; kk < g.k; ++kk) {
         unsigned kb = kk / (4 * kt), tp = kk / kt % 4, ke = kk % kt;
         Value av = x.element(aReg(kb * g.nM() + p.rowBlock, tp), t.a, ke);
         Value bv = x.element(bReg(p.colBlock * g.nK() + kb, tp, p.j), t.b, ke);
-        if (integer) {
+        if (aligned) {
+          terms.push_back({av, bv});
+        } else if (integer) {
           Value prod = x.mul(av, bv);
           if (satfinite)
             prod = LLVM::SExtOp::create(b, loc, acc, prod);
@@ -379,6 +477,8 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
           sum = LLVM::FMAOp::create(b, loc, av, bv, sum);
         }
       }
+      if (aligned)
+        sum = alignedProductSum(x, sum, terms);
       if (integer && satfinite) {
         Type i64 = b.getI64Type();
         Value hi = constInt(b, loc, i64, INT32_MAX);
@@ -407,7 +507,8 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
           sum = LLVM::MinNumOp::create(
               b, loc, LLVM::MaxNumOp::create(b, loc, sum, mn), mx);
         }
-        sum = canonicalNaNIf(b, loc, nan, sum);
+        if (!f64) // f64 products propagate NaNs as fma does (measured)
+          sum = canonicalNaNIf(b, loc, nan, sum);
       }
       parts.push_back(sum);
     }

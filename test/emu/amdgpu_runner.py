@@ -308,6 +308,7 @@ class Workarounds:
     * packed bf16 atomic adds convert through f32 (no bf16 type in the pcode parser: the sum was an integer one).
     * CDNA's V_ADD_I32/V_SUB_I32 saturate with the clamp bit; CDNA atomics with sc0 (glc) return the pre-op value.
     * f32_to_bf16 (gfx950's v_cvt_pk_bf16_f32) quiets a NaN instead of rounding its bits into the sign.
+    * 16-bit loads from odd addresses read their own bytes (the emulator took the aligned half-word).
   The other corrections are in the wave loop (`Dispatch`): instructions it executes itself instead of the
   emulator (`Dispatch._hook_table`: PC moves, s_trap, HW registers and MODE, clocks, cache invalidations, flat
   accesses to private memory, RDNA4 flat_*), and its own register, LDS and scratch set-up, which avoids the
@@ -345,6 +346,26 @@ class Workarounds:
     orig_clamp = emu._int_clamp
     renamed = {'V_ADD_I32': 'V_ADD_NC_I32', 'V_SUB_I32': 'V_SUB_NC_I32'}
     emu._int_clamp = lambda op_name, srcs: orig_clamp(renamed.get(op_name, op_name), srcs)
+    # 16-bit loads from word-addressed memory (global, LDS) read the aligned half-word holding their first byte:
+    # one at an odd address (LLVM merges byte loads into such loads, as the hardware's unaligned access mode
+    # allows) got the wrong bytes. Take the two words around it and shift, as the parser does for 32-bit loads.
+    parser = sys.modules[emu.parse_pcode.__module__].Parser
+    orig_load = parser._handle_mem_load
+    def handle_mem_load(p, addr, dt):
+      mem = p.vars.get('_vmem') if '_vmem' in p.vars else p.vars.get('_lds')
+      if mem is None or mem.dtype == dtypes.uint8 or dt not in (dtypes.uint16, dtypes.int16, dtypes.short):
+        return orig_load(p, addr, dt)
+      adt, u64 = addr.dtype, dtypes.uint64
+      active = p.vars.get('_active')
+      def word(idx): return mem.index(idx.valid(active) if active is not None else idx)
+      lo_idx = addr >> UOp.const(2, adt)
+      off = (addr & UOp.const(3, adt)).cast(u64)
+      crosses = off.eq(UOp.const(3, u64))
+      hi = word(crosses.where(lo_idx + UOp.const(1, adt), lo_idx))
+      both = word(lo_idx).cast(u64) | (hi.cast(u64) << UOp.const(32, u64))
+      val = ((both >> (off * UOp.const(8, u64))) & UOp.const(0xffff, u64)).cast(dtypes.uint32)
+      return sys.modules[emu.parse_pcode.__module__]._cast_to(val, dt)
+    parser._handle_mem_load = handle_mem_load
 
   def _make_rsrc_dyn(self):
     orig, UOp, dtypes = self._orig_rsrc_dyn, self.em.UOp, self.em.dtypes

@@ -538,6 +538,18 @@ target:
 \ts_waitcnt vmcnt(0)""",
     inputs=lambda n: [100] * n,
     expect=lambda inp: [100] * len(inp)),   # each lane its own word
+  'global_load_u16_unaligned': dict(
+    about='a 16-bit load from an odd address (LLVM merges byte loads into such loads: the hardware\'s unaligned '
+          'access mode) reads the aligned half-word holding its first byte: global_load_u16 at bytes 4j + 1 and '
+          '4j + 3 (across two words), j = lane % 16; v1 = the first | the second << 16',
+    body="""\tv_and_b32 v11, 63, v10
+\tglobal_load_u16 v2, v11, s[8:9] offset:1
+\tglobal_load_u16 v3, v11, s[8:9] offset:3
+\ts_waitcnt vmcnt(0)
+\tv_lshl_or_b32 v1, v3, 16, v2""",
+    inputs=lambda n: [(0x11223344 + i * 0x01010101) & M32 for i in range(n)],
+    expect=lambda inp: [((inp[j] >> 8) & 0xffff) | ((inp[j] >> 24) | (inp[j + 1] & 0xff) << 8) << 16
+                        for j in (i % 16 for i in range(len(inp)))]),
   'cdna_flat_private_x2': dict(
     arch='gfx942',
     about='CDNA flat_load_dwordx2 from the private aperture into its own address VGPRs (LLVM does this for a '
