@@ -361,7 +361,8 @@ Value powerOfTwo(Builder &x, Value n) {
 /// exactly, and the sum rounded toward zero to f32, overflowing to
 /// infinity. Infinities and NaNs give what IEEE arithmetic on the exact
 /// products gives (the sum in f64, which no finite product overflows).
-/// `ab` are the elements as f32, `c` the accumulator.
+/// An f16 accumulator is this f32 rounded to nearest f16. `ab` are the
+/// elements as f32, `c` the accumulator.
 Value alignedProductSum(Builder &x, Value c,
                         ArrayRef<std::pair<Value, Value>> ab) {
   OpBuilder &b = x.b;
@@ -416,11 +417,12 @@ Value alignedProductSum(Builder &x, Value c,
 }
 
 /// D = A * B + C for the lane's accumulator elements, from the fragments'
-/// registers `a`, `b`, `c` (each its distinct registers first).
+/// registers `a`, `b`, `c` (each its distinct registers first). Float
+/// products but f64 accumulate `chunk` k at a time (alignedProductSum).
 SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
                                       const ProductTypes &t, ValueRange a,
                                       ValueRange bregs, ValueRange c,
-                                      bool satfinite,
+                                      bool satfinite, unsigned chunk,
                                       ArrayRef<Type> resultTypes) {
   OpBuilder &b = x.b;
   Location loc = x.loc;
@@ -460,7 +462,7 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
       } else {
         sum = x.element(c[r], t.c, e);
       }
-      bool aligned = !integer && !f64 && t.c == TypeKind::f32;
+      bool aligned = !integer && !f64;
       SmallVector<std::pair<Value, Value>> terms;
       for (unsigned kk = 0; kk < g.k; ++kk) {
         unsigned kb = kk / (4 * kt), tp = kk / kt % 4, ke = kk % kt;
@@ -468,6 +470,10 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
         Value bv = x.element(bReg(p.colBlock * g.nK() + kb, tp, p.j), t.b, ke);
         if (aligned) {
           terms.push_back({av, bv});
+          if (terms.size() == chunk || kk + 1 == g.k) {
+            sum = alignedProductSum(x, sum, terms);
+            terms.clear();
+          }
         } else if (integer) {
           Value prod = x.mul(av, bv);
           if (satfinite)
@@ -477,8 +483,6 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
           sum = LLVM::FMAOp::create(b, loc, av, bv, sum);
         }
       }
-      if (aligned)
-        sum = alignedProductSum(x, sum, terms);
       if (integer && satfinite) {
         Type i64 = b.getI64Type();
         Value hi = constInt(b, loc, i64, INT32_MAX);
@@ -549,8 +553,12 @@ Results lowerMma(OpTy op, ValueRange args, ModifiersAttr mods,
     return failure();
   Builder x(b, op.getLoc(), l);
   SmallVector<Type> resultTypes(op->getResultTypes());
+  // NVIDIA's wmma.mma on tf32 (m16n16k8) accumulates four k at a time, its
+  // other products and mma.sync all of k at once (measured on the H200).
+  unsigned chunk =
+      std::is_same_v<OpTy, WmmaMmaOp> && t->a == TypeKind::tf32 ? 4 : g->k;
   return multiplyAccumulate(x, *g, *t, a, bregs, c,
-                            hasFlag(mods, Flag::satfinite), resultTypes);
+                            hasFlag(mods, Flag::satfinite), chunk, resultTypes);
 }
 
 /// mma.sync and wmma.mma: the forms productGeometry knows, with their
