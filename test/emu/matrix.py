@@ -50,6 +50,10 @@ def gen_float(rng: random.Random, kind: str, case: str) -> int:
     return sign | (bias << mb)                                    # one
   if case == 'wide':
     e = rng.randrange(0, (1 << eb) - 1)                           # every finite exponent, subnormals included
+  elif case == 'narrow':                                          # few values: exact cancellations and ties
+    return sign | ((bias + rng.randrange(-1, 2)) << mb) | (rng.getrandbits(2) << (mb - 2))
+  elif case == 'spread':                                          # exponents 2^+-20 apart: truncated small terms
+    e = max(1, bias + rng.choice([-20, -12, 0, 1, 9]))
   else:
     e = bias + rng.randrange(-6, 7)
   return sign | (e << mb) | mant
@@ -117,7 +121,7 @@ def cases(kernel: str) -> list[str]:
   kinds = MMA.get(kernel) or WMMA.get(kernel)
   if not kinds: return ['random1', 'random2']
   if kinds[0] in ('s8', 'u8'): return ['random1', 'random2', 'small', 'extreme']
-  return ['random1', 'random2', 'random3', 'wide', 'special']
+  return ['random1', 'random2', 'random3', 'wide', 'special', 'narrow', 'spread']
 
 
 def make_inputs(kernel: str, case: str) -> tuple[bytes, int]:
@@ -161,19 +165,35 @@ def out_kind(kernel: str) -> str | None:
   return kinds[3] if kinds else None
 
 
-def record(path: str) -> int:
+# Warp w of a run works on in + IN_STRIDE * w and out + OUT_STRIDE * w (kernels/matrix.ptx).
+IN_STRIDE, OUT_STRIDE = 16384, 8192
+
+
+def buffers(data: bytes, out_size: int, warps: int) -> tuple[bytes, bytes]:
+  """The `in` and `out` contents of a run of `warps` warps, each on the same inputs."""
+  one_in = data + bytes(IN_STRIDE - len(data))
+  one_out = b'\xab' * out_size + bytes(OUT_STRIDE - out_size)
+  return one_in * warps, one_out * warps
+
+
+def record(path: str, warps: int) -> int:
   import cupy as cp  # noqa: PLC0415 (only on the NVIDIA machine)
   mod = cp.RawModule(path=PTX)
+  differ = 0
   with open(path, 'w') as f:
     for kernel, case in all_runs():
       data, out_size = make_inputs(kernel, case)
-      din = cp.asarray(bytearray(data), dtype=cp.uint8)
-      dout = cp.full(out_size, 0xab, dtype=cp.uint8)
-      mod.get_function(kernel)((1,), (32,), (din, dout))
+      fin, fout = buffers(data, out_size, warps)
+      din = cp.asarray(bytearray(fin), dtype=cp.uint8)
+      dout = cp.asarray(bytearray(fout), dtype=cp.uint8)
+      mod.get_function(kernel)((1,), (32 * warps,), (din, dout))
       cp.cuda.Device().synchronize()
       out = bytes(dout.get())
-      f.write(json.dumps({'kernel': kernel, 'case': case, 'in': data.hex(), 'out': out.hex()}) + '\n')
-  return 0
+      outs = [out[w * OUT_STRIDE:w * OUT_STRIDE + out_size] for w in range(warps)]
+      differ += len(set(outs)) != 1
+      f.write(json.dumps({'kernel': kernel, 'case': case, 'in': data.hex(), 'out': outs[0].hex()}) + '\n')
+  print(f'{differ} runs where NVIDIA\'s warps disagree')
+  return 1 if differ else 0
 
 
 def ulps(kind: str, x: int, y: int) -> float:
@@ -229,9 +249,11 @@ def main() -> int:
   p.add_argument('--tool', default=os.environ.get('ZLUDA_PRECOMPILE', 'zluda-precompile'))
   p.add_argument('--bound', type=float, default=float(os.environ.get('ZLUDA_MATRIX_ULPS', '0')),
                  help='ulps a float element may differ by and still pass (default 0: every difference reported)')
+  p.add_argument('--warps', type=int, default=2, help='warps per block, each on the same inputs (2: both halves '
+                 'of a wave64)')
   p.add_argument('-k', dest='only', action='append', help='only these kernels')
   a = p.parse_args()
-  if a.record: return record(a.record)
+  if a.record: return record(a.record, a.warps)
   sys.path.insert(0, HERE)
   import amdgpu_runner as ar  # noqa: PLC0415
   opener = lzma.open if a.reference.endswith('.xz') else open
@@ -249,17 +271,22 @@ def main() -> int:
       data, out_size = make_inputs(kernel, case)
       if data.hex() != r['in']:
         print(f'FAIL {kernel}/{case}: inputs differ from the recorded ones'); failed += 1; continue
-      out = ar.Buffer(b'\xab' * out_size)
-      ar.run(code, kernel, (1, 1, 1), (32, 1, 1), [ar.Buffer(data), out])
-      c = compare(kernel, out.read(), bytes.fromhex(r['out']))
+      fin, fout = buffers(data, out_size, a.warps)
+      out = ar.Buffer(fout)
+      ar.run(code, kernel, (1, 1, 1), (32 * a.warps, 1, 1), [ar.Buffer(fin), out])
+      got = out.read()
+      exp = bytes.fromhex(r['out'])
+      cs = [compare(kernel, got[w * OUT_STRIDE:w * OUT_STRIDE + out_size], exp) for w in range(a.warps)]
+      c = min(cs, key=lambda c: c['identical'])   # the worst warp
       t = totals.setdefault(kernel, [0, 0, 0.0, 0])
       t[0] += c['elements']; t[1] += c['identical']; t[2] = max(t[2], c['max_ulps']); t[3] += c['nan_mismatch']
       ok = c['different'] == 0 or (not c['exact_required'] and c['nan_mismatch'] == 0 and c['max_ulps'] <= a.bound)
       status = 'PASS' if ok else 'FAIL'
       failed += not ok
       extra = '' if c['exact_required'] else f", max {c['max_ulps']:g} ulps {c.get('ulp_histogram', {})}, NaN mismatches {c['nan_mismatch']}"
-      print(f"{status} {kernel}/{case} [{a.arch}]: {c['identical']}/{c['elements']} identical{extra}")
-  print('\nkernel | elements | identical | max ulps | NaN mismatches')
+      print(f"{status} {kernel}/{case} [{a.arch}, {a.warps} warps]: {c['identical']}/{c['elements']} identical{extra}")
+  print(f'\n{a.arch}, {a.warps} warps per block (the worst warp counted)')
+  print('kernel | elements | identical | max ulps | NaN mismatches')
   for k, (n, s, u, nb) in totals.items():
     print(f'{k} | {n} | {s} | {u:g} | {nb}')
   return 1 if failed else 0
