@@ -342,78 +342,116 @@ Value floatExponent(Builder &x, Value v, int64_t zeroExp) {
       x.c32(zeroExp), e);
 }
 
-/// 2^n as an f64, for n in [-1022, 1023].
-Value powerOfTwo(Builder &x, Value n) {
+/// An element of A or B as alignedProductSum takes it: its exponent
+/// (floatExponent; `zeroExponent` for a zero), its mantissa v * 2^-e in
+/// [1, 2) (0 for a zero), exact, and its class for the infinities and NaNs:
+/// the element itself if not finite, else its sign times 1 (or 0).
+struct Factor {
+  Value exponent, mantissa, infinities;
+};
+constexpr int64_t zeroExponent = -900; // below every product's
+
+Factor makeFactor(Builder &x, Value v) {
   OpBuilder &b = x.b;
-  Type i64 = b.getI64Type();
-  Value biased = LLVM::SExtOp::create(b, x.loc, i64, x.add(n, x.c32(1023)));
-  return castTo(
-      b, x.loc,
-      LLVM::ShlOp::create(b, x.loc, biased, constInt(b, x.loc, i64, 52)),
-      b.getF64Type());
+  Location loc = x.loc;
+  Type f32 = b.getF32Type();
+  Factor f;
+  f.exponent = floatExponent(x, v, zeroExponent);
+  f.mantissa = LLVM::LoadExpOp::create(
+      b, loc, f32, v, LLVM::SubOp::create(b, loc, x.c32(0), f.exponent));
+  Value finite = LLVM::FCmpOp::create(
+      b, loc, LLVM::FCmpPredicate::olt, LLVM::FAbsOp::create(b, loc, v),
+      constFloat(b, loc, f32, std::numeric_limits<float>::infinity()));
+  Value unit = LLVM::SelectOp::create(
+      b, loc,
+      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq, v,
+                           constFloat(b, loc, f32, 0)),
+      constFloat(b, loc, f32, 0), constFloat(b, loc, f32, 1));
+  f.infinities = LLVM::SelectOp::create(
+      b, loc, finite, LLVM::CopySignOp::create(b, loc, unit, v), v);
+  return f;
 }
 
 /// NVIDIA's f32 accumulation of an f16, bf16 or tf32 product, measured on
 /// the H200 (test/emu/matrix.py; every element of every recorded case
-/// agrees): the K products, exact, and C are aligned to the largest
-/// exponent E among them (a product's taken as e(a) + e(b), before its
-/// mantissas' carry), each truncated to a multiple of 2^(E - 25), summed
-/// exactly, and the sum rounded toward zero to f32, overflowing to
-/// infinity. Infinities and NaNs give what IEEE arithmetic on the exact
-/// products gives (the sum in f64, which no finite product overflows).
-/// An f16 accumulator is this f32 rounded to nearest f16. `ab` are the
-/// elements as f32, `c` the accumulator.
+/// agrees): the products, exact, and C are aligned to the largest exponent
+/// E among them (a product's taken as e(a) + e(b), before its mantissas'
+/// carry), each truncated to a multiple of 2^(E - 25), summed exactly, and
+/// the sum rounded toward zero to f32, overflowing to infinity. Infinities
+/// and NaNs give what IEEE arithmetic on the exact products gives. An f16
+/// accumulator is this f32 rounded to nearest f16.
+///
+/// In units of 2^(E - 25) a product is ma * mb * 2^(ea + eb + 25 - E)
+/// (mantissas in [1, 2): their product exact in f32, below 4), under 2^27,
+/// and C under 2^26: truncated to integers (a part below one unit, however
+/// tiny, is 0) and summed in i64 they give the sum exactly.
 Value alignedProductSum(Builder &x, Value c,
-                        ArrayRef<std::pair<Value, Value>> ab) {
+                        ArrayRef<std::pair<Factor, Factor>> ab) {
   OpBuilder &b = x.b;
   Location loc = x.loc;
-  Type f64 = b.getF64Type(), i64 = b.getI64Type();
-  constexpr int64_t none = -900; // a zero's exponent: below every other
-  Value e = floatExponent(x, c, none);
-  SmallVector<Value> products;
-  Value plain = LLVM::FPExtOp::create(b, loc, f64, c);
-  for (auto [av, bv] : ab) {
-    Value p =
-        LLVM::FMulOp::create(b, loc, LLVM::FPExtOp::create(b, loc, f64, av),
-                             LLVM::FPExtOp::create(b, loc, f64, bv));
-    products.push_back(p);
-    plain = LLVM::FAddOp::create(b, loc, plain, p);
-    Value ea = floatExponent(x, av, none), eb = floatExponent(x, bv, none);
-    Value zero = LLVM::OrOp::create(
-        b, loc,
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ea, x.c32(none)),
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, eb, x.c32(none)));
-    Value ep = LLVM::SelectOp::create(b, loc, zero, x.c32(none), x.add(ea, eb));
-    e = LLVM::SelectOp::create(
-        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sgt, ep, e),
-        ep, e);
-  }
-  Value up = powerOfTwo(x, LLVM::SubOp::create(b, loc, x.c32(25), e));
-  auto units = [&](Value v) -> Value {
-    return LLVM::FPToSIOp::create(b, loc, i64,
-                                  LLVM::FMulOp::create(b, loc, v, up));
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  using P = LLVM::ICmpPredicate;
+  auto smax = [&](Value p, Value q) -> Value {
+    return LLVM::SelectOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, P::sgt, p, q), p, q);
   };
-  Value sum = units(LLVM::FPExtOp::create(b, loc, f64, c));
-  for (Value p : products)
-    sum = LLVM::AddOp::create(b, loc, sum, units(p));
-  Value exact = LLVM::FMulOp::create(
-      b, loc, LLVM::SIToFPOp::create(b, loc, f64, sum),
-      powerOfTwo(x, LLVM::SubOp::create(b, loc, e, x.c32(25))));
-  Value r = directedConvert(b, loc, exact, false, b.getF32Type(),
-                            Directed::towardZero);
-  Value big = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oge,
-                                   LLVM::FAbsOp::create(b, loc, exact),
-                                   constFloat(b, loc, f64, 0x1p128));
-  Value inf = LLVM::FPTruncOp::create(
-      b, loc, b.getF32Type(),
-      LLVM::FMulOp::create(b, loc, exact, constFloat(b, loc, f64, 0x1p900)));
-  r = LLVM::SelectOp::create(b, loc, big, inf, r);
+  Value e = floatExponent(x, c, zeroExponent);
+  SmallVector<Value> exps;
+  for (auto &[fa, fb] : ab) {
+    exps.push_back(x.add(fa.exponent, fb.exponent));
+    e = smax(e, exps.back());
+  }
+  auto units = [&](Value v, Value shift) -> Value {
+    return LLVM::SExtOp::create(
+        b, loc, i64,
+        LLVM::FPToSIOp::create(b, loc, x.i32,
+                               LLVM::LoadExpOp::create(b, loc, f32, v, shift)));
+  };
+  Value up = LLVM::SubOp::create(b, loc, x.c32(25), e);
+  Value sum = units(c, up);
+  Value inf = LLVM::CopySignOp::create(
+      b, loc,
+      LLVM::SelectOp::create(
+          b, loc,
+          LLVM::FCmpOp::create(
+              b, loc, LLVM::FCmpPredicate::oeq, LLVM::FAbsOp::create(b, loc, c),
+              constFloat(b, loc, f32, std::numeric_limits<float>::infinity())),
+          LLVM::FAbsOp::create(b, loc, c), constFloat(b, loc, f32, 0)),
+      c);
+  inf = LLVM::SelectOp::create(
+      b, loc, LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, c, c), c,
+      inf);
+  for (auto [k, pair] : llvm::enumerate(ab)) {
+    auto &[fa, fb] = pair;
+    Value m = LLVM::FMulOp::create(b, loc, fa.mantissa, fb.mantissa);
+    sum = LLVM::AddOp::create(b, loc, sum, units(m, x.add(exps[k], up)));
+    inf = LLVM::FMAOp::create(b, loc, fa.infinities, fb.infinities, inf);
+  }
+  // Toward zero: the magnitude's top 24 bits, then scaled (exact unless it
+  // overflows, to infinity as NVIDIA's does).
+  Value neg =
+      LLVM::ICmpOp::create(b, loc, P::slt, sum, constInt(b, loc, i64, 0));
+  Value mag = LLVM::SelectOp::create(
+      b, loc, neg, LLVM::SubOp::create(b, loc, constInt(b, loc, i64, 0), sum),
+      sum);
+  Value bits = LLVM::SubOp::create(
+      b, loc, constInt(b, loc, i64, 64),
+      LLVM::CountLeadingZerosOp::create(b, loc, i64, mag, false));
+  Value drop = LLVM::SubOp::create(b, loc, bits, constInt(b, loc, i64, 24));
+  drop = LLVM::SelectOp::create(
+      b, loc,
+      LLVM::ICmpOp::create(b, loc, P::sgt, drop, constInt(b, loc, i64, 0)),
+      drop, constInt(b, loc, i64, 0));
+  Value kept = LLVM::UIToFPOp::create(b, loc, f32,
+                                      LLVM::LShrOp::create(b, loc, mag, drop));
+  Value scale = x.add(LLVM::SubOp::create(b, loc, e, x.c32(25)),
+                      LLVM::TruncOp::create(b, loc, x.i32, drop));
+  Value r = LLVM::LoadExpOp::create(b, loc, f32, kept, scale);
+  r = LLVM::SelectOp::create(b, loc, neg, LLVM::FNegOp::create(b, loc, r), r);
   Value special = LLVM::FCmpOp::create(
-      b, loc, LLVM::FCmpPredicate::ueq, LLVM::FAbsOp::create(b, loc, plain),
-      constFloat(b, loc, f64, std::numeric_limits<double>::infinity()));
-  return LLVM::SelectOp::create(
-      b, loc, special, LLVM::FPTruncOp::create(b, loc, b.getF32Type(), plain),
-      r);
+      b, loc, LLVM::FCmpPredicate::ueq, LLVM::FAbsOp::create(b, loc, inf),
+      constFloat(b, loc, f32, std::numeric_limits<float>::infinity()));
+  return LLVM::SelectOp::create(b, loc, special, inf, r);
 }
 
 /// D = A * B + C for the lane's accumulator elements, from the fragments'
@@ -449,6 +487,22 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
     return v;
   };
   unsigned kt = g.kt();
+  // Each element of A and B is a factor of two products (two accumulator
+  // columns, two row blocks): its exponent and mantissa made once.
+  DenseMap<std::pair<Value, unsigned>, Value> elements;
+  auto element = [&](Value reg, TypeKind kind, unsigned e) -> Value {
+    auto [it, inserted] = elements.try_emplace({reg, e});
+    if (inserted)
+      it->second = x.element(reg, kind, e);
+    return it->second;
+  };
+  DenseMap<Value, Factor> factors;
+  auto factor = [&](Value v) -> Factor {
+    auto [it, inserted] = factors.try_emplace(v);
+    if (inserted)
+      it->second = makeFactor(x, v);
+    return it->second;
+  };
   SmallVector<Value> results;
   for (unsigned r = 0; r < g.cRegs(); ++r) {
     SmallVector<Value, 2> parts;
@@ -463,13 +517,13 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
         sum = x.element(c[r], t.c, e);
       }
       bool aligned = !integer && !f64;
-      SmallVector<std::pair<Value, Value>> terms;
+      SmallVector<std::pair<Factor, Factor>> terms;
       for (unsigned kk = 0; kk < g.k; ++kk) {
         unsigned kb = kk / (4 * kt), tp = kk / kt % 4, ke = kk % kt;
-        Value av = x.element(aReg(kb * g.nM() + p.rowBlock, tp), t.a, ke);
-        Value bv = x.element(bReg(p.colBlock * g.nK() + kb, tp, p.j), t.b, ke);
+        Value av = element(aReg(kb * g.nM() + p.rowBlock, tp), t.a, ke);
+        Value bv = element(bReg(p.colBlock * g.nK() + kb, tp, p.j), t.b, ke);
         if (aligned) {
-          terms.push_back({av, bv});
+          terms.push_back({factor(av), factor(bv)});
           if (terms.size() == chunk || kk + 1 == g.k) {
             sum = alignedProductSum(x, sum, terms);
             terms.clear();

@@ -309,6 +309,7 @@ class Workarounds:
     * CDNA's V_ADD_I32/V_SUB_I32 saturate with the clamp bit; CDNA atomics with sc0 (glc) return the pre-op value.
     * f32_to_bf16 (gfx950's v_cvt_pk_bf16_f32) quiets a NaN instead of rounding its bits into the sign.
     * 16-bit loads from odd addresses read their own bytes (the emulator took the aligned half-word).
+    * V_LDEXP_F32 scales by 2^n in f64 (the emulator's f32 2^n is 0 or infinity beyond [-149, 127]).
   The other corrections are in the wave loop (`Dispatch`): instructions it executes itself instead of the
   emulator (`Dispatch._hook_table`: PC moves, s_trap, HW registers and MODE, clocks, cache invalidations, flat
   accesses to private memory, RDNA4 flat_*), and its own register, LDS and scratch set-up, which avoids the
@@ -460,6 +461,12 @@ class Workarounds:
         x = m.group(1)
         return f"((64'F(abs({x})) == 0.0) && {'!' if m.group(2) == '+' else ''}sign({x}))"
       pcode = re.sub(r"\((?:64'F\()?(S[01]\.f\d+)\)? == ([+-])0\.0\)", zero, pcode)
+    # V_LDEXP_F32: the pcode's `S0.f32 * 2.0F ** S1.i32` makes 2^n an f32, 0 or infinity outside [-149, 127]:
+    # ldexp(0, 900) was NaN, ldexp(2^-140, 200) infinity. The product in f64 with n clamped to +-400 (beyond,
+    # every f32 result is 0 or infinity all the same), rounded once to f32 (defects.py: v_ldexp_f32_large_exponent).
+    if re.fullmatch(r'V_LDEXP_F32(_E32|_E64)?', name) and pcode == "D0.f32 = S0.f32 * 2.0F ** S1.i32":
+      pcode = ("D0.f32 = 32'F(64'F(S0.f32) * 2.0 ** ((S1.i32 > 400) ? 400 : ((S1.i32 < -400) ? -400 : "
+               "S1.i32)))")
     # V_EXP_F16: tinygrad's C renderer emits an invalid bit-cast (2-byte source to float) for the f16 pow; compute
     # 2^x in f32 and round once to f16 instead.
     if name.startswith('V_EXP_F16') and pcode == "D0.f16 = pow(16'2.0, S0.f16)":

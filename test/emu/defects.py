@@ -550,6 +550,19 @@ target:
     inputs=lambda n: [(0x11223344 + i * 0x01010101) & M32 for i in range(n)],
     expect=lambda inp: [((inp[j] >> 8) & 0xffff) | ((inp[j] >> 24) | (inp[j + 1] & 0xff) << 8) << 16
                         for j in (i % 16 for i in range(len(inp)))]),
+  'v_ldexp_f32_large_exponent': dict(
+    about='v_ldexp_f32 with an exponent outside [-149, 128]: the emulator multiplies by 2^n computed as a float, '
+          'which is 0 or infinity there: ldexp(0, 900) became NaN (0 * inf), ldexp(1.5, -160) 0 as it should, '
+          'ldexp(2^-140, 200) inf instead of 2^60. v1 = the three results xor-ed',
+    body="""\tv_mov_b32 v2, 0x384
+\tv_ldexp_f32 v3, 0, v2
+\tv_mov_b32 v2, 0xffffff60
+\tv_ldexp_f32 v4, 1.5, v2
+\tv_mov_b32 v2, 0xc8
+\tv_mov_b32 v5, 0x200
+\tv_ldexp_f32 v5, v5, v2
+\tv_xor3_b32 v1, v3, v4, v5""",
+    expect=lambda inp: [0x5d800000] * len(inp)),
   'cdna_flat_private_x2': dict(
     arch='gfx942',
     about='CDNA flat_load_dwordx2 from the private aperture into its own address VGPRs (LLVM does this for a '
