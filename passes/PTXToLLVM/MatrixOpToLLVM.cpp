@@ -343,33 +343,20 @@ Value floatExponent(Builder &x, Value v, int64_t zeroExp) {
 }
 
 /// An element of A or B as alignedProductSum takes it: its exponent
-/// (floatExponent; `zeroExponent` for a zero), its mantissa v * 2^-e in
-/// [1, 2) (0 for a zero), exact, and its class for the infinities and NaNs:
-/// the element itself if not finite, else its sign times 1 (or 0).
+/// (floatExponent; `zeroExponent` for a zero) and its mantissa v * 2^-e:
+/// in [1, 2) with the sign when finite (0 for a zero), exact; the element
+/// itself when infinite or NaN.
 struct Factor {
-  Value exponent, mantissa, infinities;
+  Value exponent, mantissa;
 };
 constexpr int64_t zeroExponent = -900; // below every product's
 
 Factor makeFactor(Builder &x, Value v) {
-  OpBuilder &b = x.b;
-  Location loc = x.loc;
-  Type f32 = b.getF32Type();
-  Factor f;
-  f.exponent = floatExponent(x, v, zeroExponent);
-  f.mantissa = LLVM::LoadExpOp::create(
-      b, loc, f32, v, LLVM::SubOp::create(b, loc, x.c32(0), f.exponent));
-  Value finite = LLVM::FCmpOp::create(
-      b, loc, LLVM::FCmpPredicate::olt, LLVM::FAbsOp::create(b, loc, v),
-      constFloat(b, loc, f32, std::numeric_limits<float>::infinity()));
-  Value unit = LLVM::SelectOp::create(
-      b, loc,
-      LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq, v,
-                           constFloat(b, loc, f32, 0)),
-      constFloat(b, loc, f32, 0), constFloat(b, loc, f32, 1));
-  f.infinities = LLVM::SelectOp::create(
-      b, loc, finite, LLVM::CopySignOp::create(b, loc, unit, v), v);
-  return f;
+  Value e = floatExponent(x, v, zeroExponent);
+  Value m =
+      LLVM::LoadExpOp::create(x.b, x.loc, x.b.getF32Type(), v,
+                              LLVM::SubOp::create(x.b, x.loc, x.c32(0), e));
+  return {e, m};
 }
 
 /// NVIDIA's f32 accumulation of an f16, bf16 or tf32 product, measured on
@@ -401,32 +388,31 @@ Value alignedProductSum(Builder &x, Value c,
     exps.push_back(x.add(fa.exponent, fb.exponent));
     e = smax(e, exps.back());
   }
-  auto units = [&](Value v, Value shift) -> Value {
-    return LLVM::SExtOp::create(
-        b, loc, i64,
-        LLVM::FPToSIOp::create(b, loc, x.i32,
-                               LLVM::LoadExpOp::create(b, loc, f32, v, shift)));
+  // Up to 16 products (every form's k) sum below 2^31 in i32; C is added
+  // in i64.
+  Type acc = ab.size() <= 16 ? x.i32 : i64;
+  auto units = [&](Value v, Value shift, Type t) -> Value {
+    Value u = LLVM::FPToSIOp::create(
+        b, loc, x.i32, LLVM::LoadExpOp::create(b, loc, f32, v, shift));
+    return t == x.i32 ? u : Value(LLVM::SExtOp::create(b, loc, t, u));
   };
   Value up = LLVM::SubOp::create(b, loc, x.c32(25), e);
-  Value sum = units(c, up);
-  Value inf = LLVM::CopySignOp::create(
-      b, loc,
-      LLVM::SelectOp::create(
-          b, loc,
-          LLVM::FCmpOp::create(
-              b, loc, LLVM::FCmpPredicate::oeq, LLVM::FAbsOp::create(b, loc, c),
-              constFloat(b, loc, f32, std::numeric_limits<float>::infinity())),
-          LLVM::FAbsOp::create(b, loc, c), constFloat(b, loc, f32, 0)),
-      c);
-  inf = LLVM::SelectOp::create(
-      b, loc, LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, c, c), c,
-      inf);
+  Value products = constInt(b, loc, acc, 0);
+  // The same sum over the mantissas (finite: below 2 each, their products
+  // below 4) is infinite or NaN exactly when IEEE arithmetic on the exact
+  // products is, and is then that result.
+  Value special = makeFactor(x, c).mantissa;
   for (auto [k, pair] : llvm::enumerate(ab)) {
     auto &[fa, fb] = pair;
     Value m = LLVM::FMulOp::create(b, loc, fa.mantissa, fb.mantissa);
-    sum = LLVM::AddOp::create(b, loc, sum, units(m, x.add(exps[k], up)));
-    inf = LLVM::FMAOp::create(b, loc, fa.infinities, fb.infinities, inf);
+    products = LLVM::AddOp::create(b, loc, products,
+                                   units(m, x.add(exps[k], up), acc));
+    special = LLVM::FAddOp::create(b, loc, special, m);
   }
+  Value sum = LLVM::AddOp::create(
+      b, loc, units(c, up, i64),
+      acc == i64 ? products
+                 : Value(LLVM::SExtOp::create(b, loc, i64, products)));
   // Toward zero: the magnitude's top 24 bits, then scaled (exact unless it
   // overflows, to infinity as NVIDIA's does).
   Value neg =
@@ -448,10 +434,10 @@ Value alignedProductSum(Builder &x, Value c,
                       LLVM::TruncOp::create(b, loc, x.i32, drop));
   Value r = LLVM::LoadExpOp::create(b, loc, f32, kept, scale);
   r = LLVM::SelectOp::create(b, loc, neg, LLVM::FNegOp::create(b, loc, r), r);
-  Value special = LLVM::FCmpOp::create(
-      b, loc, LLVM::FCmpPredicate::ueq, LLVM::FAbsOp::create(b, loc, inf),
+  Value nonFinite = LLVM::FCmpOp::create(
+      b, loc, LLVM::FCmpPredicate::ueq, LLVM::FAbsOp::create(b, loc, special),
       constFloat(b, loc, f32, std::numeric_limits<float>::infinity()));
-  return LLVM::SelectOp::create(b, loc, special, inf, r);
+  return LLVM::SelectOp::create(b, loc, nonFinite, special, r);
 }
 
 /// D = A * B + C for the lane's accumulator elements, from the fragments'
