@@ -591,14 +591,69 @@ Results lowerMma(OpTy op, ValueRange args, ModifiersAttr mods,
   if (a.size() < g->aRegs() || bregs.size() < g->bRegs() ||
       c.size() != g->cRegs() || op->getNumResults() != g->cRegs())
     return failure();
-  Builder x(b, op.getLoc(), l);
-  SmallVector<Type> resultTypes(op->getResultTypes());
   // NVIDIA's wmma.mma on tf32 (m16n16k8) accumulates four k at a time, its
   // other products and mma.sync all of k at once (measured on the H200).
   unsigned chunk =
       std::is_same_v<OpTy, WmmaMmaOp> && t->a == TypeKind::tf32 ? 4 : g->k;
-  return multiplyAccumulate(x, *g, *t, a, bregs, c,
-                            hasFlag(mods, Flag::satfinite), chunk, resultTypes);
+  bool satfinite = hasFlag(mods, Flag::satfinite);
+  // One internal function per product form and module, called where the
+  // instruction is: a product is hundreds of instructions, and a kernel may
+  // hold a hundred of them (Triton's GEMMs).
+  Location loc = op.getLoc();
+  auto regType = [&](Value v) {
+    return b.getIntegerType(bitWidth(v.getType()));
+  };
+  SmallVector<Value> inputs;
+  SmallVector<Type> inputTypes, outputTypes;
+  for (ValueRange group :
+       {a.take_front(g->aRegs()), bregs.take_front(g->bRegs()), c})
+    for (Value v : group) {
+      inputTypes.push_back(regType(v));
+      inputs.push_back(castTo(b, loc, v, inputTypes.back()));
+    }
+  for (Value r : op->getResults())
+    outputTypes.push_back(regType(r));
+  std::string name =
+      "__zluda_mma." +
+      instructionText(op).substr(op->getName().stripDialect().size() + 1);
+  if (chunk != g->k)
+    name += ".chunk" + std::to_string(chunk);
+  auto module = op->template getParentOfType<ModuleOp>();
+  auto resultStruct =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), outputTypes);
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto fn = LLVM::LLVMFuncOp::create(
+        b, loc, name, LLVM::LLVMFunctionType::get(resultStruct, inputTypes),
+        LLVM::Linkage::Internal);
+    fn.setNoInline(true);
+    Block *entry = b.createBlock(&fn.getBody(), {}, inputTypes,
+                                 SmallVector<Location>(inputTypes.size(), loc));
+    b.setInsertionPointToStart(entry);
+    ValueRange params = entry->getArguments();
+    Builder x(b, loc, l);
+    SmallVector<Value> d =
+        multiplyAccumulate(x, *g, *t, params.take_front(g->aRegs()),
+                           params.slice(g->aRegs(), g->bRegs()),
+                           params.drop_front(g->aRegs() + g->bRegs()),
+                           satfinite, chunk, outputTypes);
+    Value packed = LLVM::PoisonOp::create(b, loc, resultStruct);
+    for (auto [i, v] : llvm::enumerate(d))
+      packed = LLVM::InsertValueOp::create(b, loc, packed, v,
+                                           ArrayRef<int64_t>{int64_t(i)});
+    LLVM::ReturnOp::create(b, loc, packed);
+  }
+  Value call =
+      LLVM::CallOp::create(b, loc, TypeRange{resultStruct}, name, inputs)
+          .getResult();
+  SmallVector<Value> results;
+  for (auto [i, r] : llvm::enumerate(op->getResults()))
+    results.push_back(castTo(b, loc,
+                             LLVM::ExtractValueOp::create(
+                                 b, loc, call, ArrayRef<int64_t>{int64_t(i)}),
+                             r.getType()));
+  return results;
 }
 
 /// mma.sync and wmma.mma: the forms productGeometry knows, with their
