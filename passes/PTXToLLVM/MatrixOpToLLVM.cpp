@@ -627,7 +627,11 @@ Results lowerMma(OpTy op, ValueRange args, ModifiersAttr mods,
     auto fn = LLVM::LLVMFuncOp::create(
         b, loc, name, LLVM::LLVMFunctionType::get(resultStruct, inputTypes),
         LLVM::Linkage::Internal);
+    // Its lanes exchange registers: every lane of the warp calls it, as the
+    // instruction is `.sync.aligned`, and no pass may move a call where
+    // fewer do.
     fn.setNoInline(true);
+    fn.setConvergent(true);
     Block *entry = b.createBlock(&fn.getBody(), {}, inputTypes,
                                  SmallVector<Location>(inputTypes.size(), loc));
     b.setInsertionPointToStart(entry);
@@ -644,9 +648,10 @@ Results lowerMma(OpTy op, ValueRange args, ModifiersAttr mods,
                                            ArrayRef<int64_t>{int64_t(i)});
     LLVM::ReturnOp::create(b, loc, packed);
   }
-  Value call =
-      LLVM::CallOp::create(b, loc, TypeRange{resultStruct}, name, inputs)
-          .getResult();
+  auto callOp =
+      LLVM::CallOp::create(b, loc, TypeRange{resultStruct}, name, inputs);
+  callOp.setConvergent(true);
+  Value call = callOp.getResult();
   SmallVector<Value> results;
   for (auto [i, r] : llvm::enumerate(op->getResults()))
     results.push_back(castTo(b, loc,

@@ -4,8 +4,9 @@
 // attribute (the parser sets it for the NVPTX target), are inline PTX on
 // NVPTX: results and operands in registers of their width (a predicate in
 // a predicate register, several results as a struct), with side effects.
-// AMDGPU lowers mbarrier itself (MbarrierOpToLLVM.cpp, not checked here) and
-// reports each of the others as unsupported, in its function; pmevent, which the
+// AMDGPU lowers mbarrier and the matrix instructions itself
+// (MbarrierOpToLLVM.cpp, MatrixOpToLLVM.cpp, not checked here) and reports
+// each of the others as unsupported, in its function; pmevent, which the
 // Function family lowers (to nothing), is not reported.
 // Nothing of the ptx dialect may be left, op or type (--implicit-check-not).
 // RUN: zluda-opt --convert-ptx-to-llvm="target=nvptx chip=sm_90" %s \
@@ -56,8 +57,6 @@ module {
                  #ptx.param<name = "d2", space = reg, type = f32>,
                  #ptx.param<name = "d3", space = reg, type = f32>]} {
   ^bb0(%d0: f32, %d1: f32, %d2: f32, %d3: f32, %a: i32, %b: i32, %c: f32):
-    // expected-error @+2 {{unsupported: mma.m16n8k16.sync.aligned.row.col.f32.f16.f16.f32}}
-    // expected-note @+1 {{in 'mma'}}
     %0:4 = ptx.mma "m16n8k16.sync.aligned.row.col.f32.f16.f16.f32"
         %a, %a, %a, %a, %b, %b, %c, %c, %c, %c {groups = array<i32: 4, 2, 4>,
         native = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};"}
