@@ -613,9 +613,14 @@ Results lowerMma(OpTy op, ValueRange args, ModifiersAttr mods,
     }
   for (Value r : op->getResults())
     outputTypes.push_back(regType(r));
-  std::string name =
-      "__zluda_mma." +
-      instructionText(op).substr(op->getName().stripDialect().size() + 1);
+  // Named by what the product depends on (not wmma's layouts, which only
+  // its loads and stores see): one function for every instruction of it.
+  std::string name = "__zluda_mma.m" + std::to_string(g->m) + "n" +
+                     std::to_string(g->n) + "k" + std::to_string(g->k);
+  for (TypeKind k : {t->d, t->a, t->b, t->c})
+    name += "." + stringifyTypeKind(k).str();
+  if (satfinite)
+    name += ".satfinite";
   if (chunk != g->k)
     name += ".chunk" + std::to_string(chunk);
   auto module = op->template getParentOfType<ModuleOp>();

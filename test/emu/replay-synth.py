@@ -98,13 +98,14 @@ def record(out: str, specs: list[str]) -> int:
   return 0
 
 
-def replay(ref: str, arch: str, tool: str) -> int:
+def replay(ref: str, arch: str, tool: str, only: list[str] | None = None) -> int:
   sys.path.insert(0, HERE)
   import amdgpu_runner as ar  # noqa: PLC0415
   failed = 0
   opener = lzma.open if ref.endswith('.xz') else open
   with tempfile.TemporaryDirectory() as tmp, opener(ref, 'rt') as f:
     for rec in map(json.loads, f):
+      if only and not any(o in rec['spec'] for o in only): continue
       path, kernel, smem, kinds, bufs, block = launch(rec['spec'])
       co = os.path.join(tmp, 'k.hsaco')
       subprocess.run([tool, 'compile', os.path.join(ROOT, path), '--arch', arch, '-o', co], check=True,
@@ -135,10 +136,11 @@ def main() -> int:
   p.add_argument('--reference')
   p.add_argument('--arch', default='gfx1100')
   p.add_argument('--tool', default=os.environ.get('ZLUDA_PRECOMPILE', 'zluda-precompile'))
+  p.add_argument('-k', dest='only', action='append', help='replay only the specs containing this')
   p.add_argument('specs', nargs='*')
   a = p.parse_args()
   if a.record: return record(a.record, a.specs)
-  return replay(a.reference, a.arch, a.tool)
+  return replay(a.reference, a.arch, a.tool, a.only)
 
 
 if __name__ == '__main__':
