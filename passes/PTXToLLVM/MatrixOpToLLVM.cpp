@@ -83,30 +83,13 @@ unsigned uniqueRegs(const Geometry &g, Role role) {
   return role == Role::A ? g.aRegs() : role == Role::B ? g.bRegs() : g.cRegs();
 }
 
+/// The width of an element kind the products here take (f16, bf16, tf32,
+/// f32, f64, s8, u8, s32); 0 for the others (FP8, sub-byte, packed).
 unsigned typeBits(TypeKind k) {
-  switch (k) {
-  case TypeKind::f64:
-  case TypeKind::s64:
-  case TypeKind::u64:
-  case TypeKind::b64:
-    return 64;
-  case TypeKind::f32:
-  case TypeKind::tf32:
-  case TypeKind::s32:
-  case TypeKind::u32:
-  case TypeKind::b32:
-    return 32;
-  case TypeKind::f16:
-  case TypeKind::bf16:
-  case TypeKind::b16:
-    return 16;
-  case TypeKind::s8:
-  case TypeKind::u8:
-  case TypeKind::b8:
-    return 8;
-  default:
-    return 0;
-  }
+  static constexpr TypeKind lowered[] = {
+      TypeKind::f16, TypeKind::bf16, TypeKind::tf32, TypeKind::f32,
+      TypeKind::f64, TypeKind::s8,   TypeKind::u8,   TypeKind::s32};
+  return llvm::is_contained(lowered, k) ? getTypeBitWidth(k) : 0;
 }
 
 bool isIntegerKind(TypeKind k) {
@@ -868,6 +851,15 @@ struct RowAddresses {
     Value a = x.shuffle(castTo(b, x.loc, addr, b.getI64Type()), src);
     return x.l.pointer(b, x.loc, a, std::nullopt);
   }
+  /// Where the lane's register of matrix `m` lives: row L >> 2 at byte
+  /// 4(L & 3); transposed, its half `h` in row 2(L & 3) + h at byte
+  /// 2(L >> 2).
+  Value element(unsigned m, bool trans, unsigned h) {
+    if (!trans)
+      return x.offsetPtr(rowPointer(m, x.group()), x.shl(x.thread(), 2));
+    Value row = x.add(x.shl(x.thread(), 1), x.c32(h));
+    return x.offsetPtr(rowPointer(m, row), x.shl(x.group(), 1));
+  }
 };
 
 bool sharedSpace(ModifiersAttr mods) {
@@ -899,16 +891,12 @@ Results lowerLdmatrix(OpTy op, ValueRange args, ModifiersAttr mods,
   for (unsigned m = 0; m < op->getNumResults(); ++m) {
     Value word;
     if (!trans) {
-      Value p = rows.rowPointer(m, x.group());
-      word = x.load(x.i32, x.offsetPtr(p, x.shl(x.thread(), 2)), 4);
+      word = x.load(x.i32, rows.element(m, false, 0), 4);
     } else {
       Value halves[2];
-      for (unsigned h = 0; h < 2; ++h) {
-        Value p = rows.rowPointer(m, x.add(x.shl(x.thread(), 1), x.c32(h)));
+      for (unsigned h = 0; h < 2; ++h)
         halves[h] = LLVM::ZExtOp::create(
-            b, op.getLoc(), x.i32,
-            x.load(i16, x.offsetPtr(p, x.shl(x.group(), 1)), 2));
-      }
+            b, op.getLoc(), x.i32, x.load(i16, rows.element(m, true, h), 2));
       word =
           LLVM::OrOp::create(b, op.getLoc(), halves[0], x.shl(halves[1], 16));
     }
@@ -930,18 +918,14 @@ Results lowerStmatrix(OpTy op, ValueRange args, ModifiersAttr mods,
   for (unsigned m = 0; m + 1 < args.size(); ++m) {
     Value word = castTo(b, op.getLoc(), args[m + 1], x.i32);
     if (!trans) {
-      Value p = rows.rowPointer(m, x.group());
-      LLVM::StoreOp::create(b, op.getLoc(), word,
-                            x.offsetPtr(p, x.shl(x.thread(), 2)), 4);
+      LLVM::StoreOp::create(b, op.getLoc(), word, rows.element(m, false, 0), 4);
       continue;
     }
     for (unsigned h = 0; h < 2; ++h) {
-      Value p = rows.rowPointer(m, x.add(x.shl(x.thread(), 1), x.c32(h)));
       Value half = LLVM::TruncOp::create(
           b, op.getLoc(), i16,
           LLVM::LShrOp::create(b, op.getLoc(), word, x.c32(16 * h)));
-      LLVM::StoreOp::create(b, op.getLoc(), half,
-                            x.offsetPtr(p, x.shl(x.group(), 1)), 2);
+      LLVM::StoreOp::create(b, op.getLoc(), half, rows.element(m, true, h), 2);
     }
   }
   return SmallVector<Value>{};
