@@ -835,46 +835,44 @@ std::string checkWmmaMemory(Operation *op, const TargetInfo &) {
 // ldmatrix, stmatrix, movmatrix
 //===----------------------------------------------------------------------===//
 
-/// Row `row` (i32) of matrix `m`'s address, given by lane m * 8 + row:
-/// as a pointer in the instruction's space.
+/// The space of ldmatrix's and stmatrix's address: .shared (a 32-bit LDS
+/// offset) or generic.
+bool sharedSpace(ModifiersAttr mods) {
+  std::optional<StateSpace> s = mods.getSpace();
+  return s == StateSpace::shared || s == StateSpace::shared_cta;
+}
+
+/// ldmatrix's and stmatrix's rows: each lane gives one row's address (as
+/// an integer of its space's width), row r of matrix m that of lane
+/// 8m + r.
 struct RowAddresses {
   Builder &x;
+  bool shared, trans;
   Value addr;
-  bool shared;
+
+  RowAddresses(Builder &x, Value address, ModifiersAttr mods)
+      : x(x), shared(sharedSpace(mods)), trans(hasFlag(mods, Flag::trans)) {
+    Type t = shared ? x.i32 : x.b.getI64Type();
+    addr = isa<LLVM::LLVMPointerType>(address.getType())
+               ? Value(LLVM::PtrToIntOp::create(x.b, x.loc, t, address))
+               : castTo(x.b, x.loc, address, t);
+  }
   Value rowPointer(unsigned m, Value row) {
-    Value src = x.add(row, x.c32(8 * m));
-    OpBuilder &b = x.b;
-    if (shared) {
-      Value a = x.shuffle(castTo(b, x.loc, addr, x.i32), src);
-      return x.l.pointer(b, x.loc, a, StateSpace::shared);
-    }
-    Value a = x.shuffle(castTo(b, x.loc, addr, b.getI64Type()), src);
-    return x.l.pointer(b, x.loc, a, std::nullopt);
+    Value a = x.shuffle(addr, x.add(row, x.c32(8 * m)));
+    return x.l.pointer(x.b, x.loc, a,
+                       shared ? std::optional<StateSpace>(StateSpace::shared)
+                              : std::nullopt);
   }
   /// Where the lane's register of matrix `m` lives: row L >> 2 at byte
   /// 4(L & 3); transposed, its half `h` in row 2(L & 3) + h at byte
   /// 2(L >> 2).
-  Value element(unsigned m, bool trans, unsigned h) {
+  Value element(unsigned m, unsigned h) {
     if (!trans)
       return x.offsetPtr(rowPointer(m, x.group()), x.shl(x.thread(), 2));
     Value row = x.add(x.shl(x.thread(), 1), x.c32(h));
     return x.offsetPtr(rowPointer(m, row), x.shl(x.group(), 1));
   }
 };
-
-bool sharedSpace(ModifiersAttr mods) {
-  std::optional<StateSpace> s = mods.getSpace();
-  return s == StateSpace::shared || s == StateSpace::shared_cta;
-}
-
-/// The address operand as an integer of its space's width: LDS offsets are
-/// 32 bits, generic addresses 64.
-Value addressBits(Builder &x, Value addr, bool shared) {
-  if (isa<LLVM::LLVMPointerType>(addr.getType()))
-    return LLVM::PtrToIntOp::create(x.b, x.loc,
-                                    shared ? x.i32 : x.b.getI64Type(), addr);
-  return castTo(x.b, x.loc, addr, shared ? x.i32 : x.b.getI64Type());
-}
 
 template <typename OpTy>
 Results lowerLdmatrix(OpTy op, ValueRange args, ModifiersAttr mods,
@@ -883,20 +881,18 @@ Results lowerLdmatrix(OpTy op, ValueRange args, ModifiersAttr mods,
   // 2(L & 3) + 1; transposed, column L >> 2 of rows 2(L & 3) and
   // 2(L & 3) + 1.
   Builder x(b, op.getLoc(), l);
-  bool shared = sharedSpace(mods);
-  RowAddresses rows{x, addressBits(x, args[0], shared), shared};
-  bool trans = hasFlag(mods, Flag::trans);
+  RowAddresses rows(x, args[0], mods);
   Type i16 = b.getI16Type();
   SmallVector<Value> results;
   for (unsigned m = 0; m < op->getNumResults(); ++m) {
     Value word;
-    if (!trans) {
-      word = x.load(x.i32, rows.element(m, false, 0), 4);
+    if (!rows.trans) {
+      word = x.load(x.i32, rows.element(m, 0), 4);
     } else {
       Value halves[2];
       for (unsigned h = 0; h < 2; ++h)
-        halves[h] = LLVM::ZExtOp::create(
-            b, op.getLoc(), x.i32, x.load(i16, rows.element(m, true, h), 2));
+        halves[h] = LLVM::ZExtOp::create(b, op.getLoc(), x.i32,
+                                         x.load(i16, rows.element(m, h), 2));
       word =
           LLVM::OrOp::create(b, op.getLoc(), halves[0], x.shl(halves[1], 16));
     }
@@ -911,21 +907,19 @@ Results lowerStmatrix(OpTy op, ValueRange args, ModifiersAttr mods,
   // ldmatrix's inverse: each lane stores its word (or, transposed, its two
   // halves) where ldmatrix would have read them.
   Builder x(b, op.getLoc(), l);
-  bool shared = sharedSpace(mods);
-  RowAddresses rows{x, addressBits(x, args[0], shared), shared};
-  bool trans = hasFlag(mods, Flag::trans);
+  RowAddresses rows(x, args[0], mods);
   Type i16 = b.getI16Type();
   for (unsigned m = 0; m + 1 < args.size(); ++m) {
     Value word = castTo(b, op.getLoc(), args[m + 1], x.i32);
-    if (!trans) {
-      LLVM::StoreOp::create(b, op.getLoc(), word, rows.element(m, false, 0), 4);
+    if (!rows.trans) {
+      LLVM::StoreOp::create(b, op.getLoc(), word, rows.element(m, 0), 4);
       continue;
     }
     for (unsigned h = 0; h < 2; ++h) {
       Value half = LLVM::TruncOp::create(
           b, op.getLoc(), i16,
           LLVM::LShrOp::create(b, op.getLoc(), word, x.c32(16 * h)));
-      LLVM::StoreOp::create(b, op.getLoc(), half, rows.element(m, true, h), 2);
+      LLVM::StoreOp::create(b, op.getLoc(), half, rows.element(m, h), 2);
     }
   }
   return SmallVector<Value>{};
