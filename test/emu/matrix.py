@@ -28,6 +28,10 @@ import tempfile
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 PTX = os.path.join(HERE, 'kernels', 'matrix.ptx')
+# Kernels in a module of their own (the code generated for a function depends on its callers), each the same
+# instruction as a kernel of matrix.ptx: run on its inputs and compared with its recorded results.
+MODULES = {'mma_f16_f32_reqntid': os.path.join(HERE, 'kernels', 'matrix-reqntid.ptx')}
+SAME_AS = {'mma_f16_f32_reqntid': 'mma_f16_f32'}
 REFERENCE = os.path.join(HERE, 'reference', 'matrix-h200.jsonl.xz')
 
 # Element formats: (bits, exponent bits, mantissa bits) of the float kinds.
@@ -126,6 +130,7 @@ def cases(kernel: str) -> list[str]:
 
 def make_inputs(kernel: str, case: str) -> tuple[bytes, int]:
   """The kernel's `in` buffer and the size of its `out` buffer."""
+  kernel = SAME_AS.get(kernel, kernel)
   rng = random.Random(f'{kernel}/{case}')
   sub = 'random' if case.startswith('random') else case
   if kernel in MMA:
@@ -154,13 +159,14 @@ def make_inputs(kernel: str, case: str) -> tuple[bytes, int]:
   return data, 32 * nout * 4
 
 
-def all_runs():
-  for kernel in list(MMA) + list(WMMA) + list(MOVES):
-    for case in cases(kernel):
+def all_runs(recorded_only: bool = False):
+  for kernel in list(MMA) + list(WMMA) + list(MOVES) + ([] if recorded_only else list(SAME_AS)):
+    for case in cases(SAME_AS.get(kernel, kernel)):
       yield kernel, case
 
 
 def out_kind(kernel: str) -> str | None:
+  kernel = SAME_AS.get(kernel, kernel)
   kinds = MMA.get(kernel) or WMMA.get(kernel)
   return kinds[3] if kinds else None
 
@@ -181,7 +187,7 @@ def record(path: str, warps: int) -> int:
   mod = cp.RawModule(path=PTX)
   differ = 0
   with open(path, 'w') as f:
-    for kernel, case in all_runs():
+    for kernel, case in all_runs(recorded_only=True):
       data, out_size = make_inputs(kernel, case)
       fin, fout = buffers(data, out_size, warps)
       din = cp.asarray(bytearray(fin), dtype=cp.uint8)
@@ -235,9 +241,9 @@ def compare(kernel: str, got: bytes, exp: bytes) -> dict:
           'exact_required': False, 'different': len(e) - same, 'ulp_histogram': hist}
 
 
-def compile_ptx(tool: str, arch: str, tmp: str) -> bytes:
-  out = os.path.join(tmp, f'matrix.{arch}.hsaco')
-  subprocess.run([tool, 'compile', PTX, '--arch', arch, '-o', out], check=True)
+def compile_ptx(tool: str, arch: str, tmp: str, ptx: str = PTX) -> bytes:
+  out = os.path.join(tmp, f'{os.path.basename(ptx)}.{arch}.hsaco')
+  subprocess.run([tool, 'compile', ptx, '--arch', arch, '-o', out], check=True)
   with open(out, 'rb') as f: return f.read()
 
 
@@ -262,10 +268,10 @@ def main() -> int:
   failed = 0
   totals: dict[str, list] = {}
   with tempfile.TemporaryDirectory() as tmp:
-    code = compile_ptx(a.tool, a.arch, tmp)
+    codes = {p: compile_ptx(a.tool, a.arch, tmp, p) for p in {PTX, *MODULES.values()}}
     for kernel, case in all_runs():
       if a.only and kernel not in a.only: continue
-      r = ref.get((kernel, case))
+      r = ref.get((SAME_AS.get(kernel, kernel), case))
       if r is None:
         print(f'MISSING {kernel}/{case}: no reference'); failed += 1; continue
       data, out_size = make_inputs(kernel, case)
@@ -273,7 +279,7 @@ def main() -> int:
         print(f'FAIL {kernel}/{case}: inputs differ from the recorded ones'); failed += 1; continue
       fin, fout = buffers(data, out_size, a.warps)
       out = ar.Buffer(fout)
-      ar.run(code, kernel, (1, 1, 1), (32 * a.warps, 1, 1), [ar.Buffer(fin), out])
+      ar.run(codes[MODULES.get(kernel, PTX)], kernel, (1, 1, 1), (32 * a.warps, 1, 1), [ar.Buffer(fin), out])
       got = out.read()
       exp = bytes.fromhex(r['out'])
       cs = [compare(kernel, got[w * OUT_STRIDE:w * OUT_STRIDE + out_size], exp) for w in range(a.warps)]
