@@ -310,6 +310,7 @@ class Workarounds:
     * f32_to_bf16 (gfx950's v_cvt_pk_bf16_f32) quiets a NaN instead of rounding its bits into the sign.
     * 16-bit loads from odd addresses read their own bytes (the emulator took the aligned half-word).
     * V_LDEXP_F32 scales by 2^n in f64 (the emulator's f32 2^n is 0 or infinity beyond [-149, 127]).
+    * CDNA 16-bit VOP1/VOP2 operands in v128-v255 are those registers (the emulator read RDNA3's `.h` halves).
   The other corrections are in the wave loop (`Dispatch`): instructions it executes itself instead of the
   emulator (`Dispatch._hook_table`: PC moves, s_trap, HW registers and MODE, clocks, cache invalidations, flat
   accesses to private memory, RDNA4 flat_*), and its own register, LDS and scratch set-up, which avoids the
@@ -347,6 +348,11 @@ class Workarounds:
     orig_clamp = emu._int_clamp
     renamed = {'V_ADD_I32': 'V_ADD_NC_I32', 'V_SUB_I32': 'V_SUB_NC_I32'}
     emu._int_clamp = lambda op_name, srcs: orig_clamp(renamed.get(op_name, op_name), srcs)
+    # CDNA VOP1/VOP2 16-bit operands in v128-v255 were taken as the high half of v0-v127 (RDNA3's encoding of
+    # `v0.h`, which CDNA does not have: there an operand field names the whole register): a 16-bit conversion
+    # reading v130 read v2's high half. The emulator's three tests of it are given `not CDNA` (the VOPC one
+    # already has it), in this process's copy of the two functions.
+    self._cdna_16bit_registers(emu)
     # 16-bit loads from word-addressed memory (global, LDS) read the aligned half-word holding their first byte:
     # one at an odd address (LLVM merges byte loads into such loads, as the hardware's unaligned access mode
     # allows) got the wrong bytes. Take the two words around it and shift, as the parser does for 32-bit loads.
@@ -367,6 +373,23 @@ class Workarounds:
       val = ((both >> (off * UOp.const(8, u64))) & UOp.const(0xffff, u64)).cast(dtypes.uint32)
       return sys.modules[emu.parse_pcode.__module__]._cast_to(val, dt)
     parser._handle_mem_load = handle_mem_load
+
+  @staticmethod
+  def _cdna_16bit_registers(emu):
+    import inspect
+    cdna = '(irc.VOP1, irc.VOP1_DPP16, irc.VOP2, irc.VOP2_DPP16)'
+    edits = {
+      '_load_vsrc0': [("  if bits['s0'] == 16:", f"  if bits['s0'] == 16 and not isinstance(inst, {cdna}):")],
+      '_compile_vop12': [("  write_hi_half = bits['d'] == 16 and (vdst_reg >= _c(128))",
+                          f"  write_hi_half = not isinstance(inst, {cdna}) and bits['d'] == 16 and (vdst_reg >= _c(128))"),
+                         ("    vsrc1_hi = bits['s0'] == 16 and (vsrc1_reg >= _c(128))",
+                          f"    vsrc1_hi = not isinstance(inst, {cdna}) and bits['s0'] == 16 and (vsrc1_reg >= _c(128))")]}
+    for fn, subs in edits.items():
+      src = inspect.getsource(getattr(emu, fn))
+      for old, new in subs:
+        if old not in src: raise EmulatorUnavailable(f'the emulator\'s {fn} changed: its CDNA 16-bit fix no longer applies')
+        src = src.replace(old, new)
+      exec(compile(src, f'<amdgpu_runner: {fn}>', 'exec'), emu.__dict__)
 
   def _make_rsrc_dyn(self):
     orig, UOp, dtypes = self._orig_rsrc_dyn, self.em.UOp, self.em.dtypes

@@ -42,13 +42,13 @@ def _wait_ds(arch: str) -> str: return 's_wait_dscnt 0' if arch.startswith('gfx1
 
 
 def asm_kernel(arch: str, body: str, *, lds: int = 0, private: int = 0, workitem_ids: int = 0, denorm: tuple = (3, 3),
-               data: str = '', wgid: bool = False) -> str:
+               data: str = '', wgid: bool = False, vgprs: int = 16) -> str:
   """A kernel `t(out, in)` (two global pointers): the prologue loads out into s[2:3], in into s[8:9] and leaves
   v10 = 4 * v0 (the lane's dword offset for a 1-D block); `body` computes v1; the epilogue stores it to out[v10].
   CDNA (gfx9xx): wave64, gfx9 mnemonics in the prologue and epilogue."""
   cdna = _cdna(arch)
   load, store = ('s_load_dwordx2', 'global_store_dword') if cdna else ('s_load_b64', 'global_store_b32')
-  wave = '\t\t.amdhsa_accum_offset 16\n' if cdna else '\t\t.amdhsa_wavefront_size32 1\n'
+  wave = f'\t\t.amdhsa_accum_offset {vgprs}\n' if cdna else '\t\t.amdhsa_wavefront_size32 1\n'
   return f"""\t.amdgcn_target "amdgcn-amd-amdhsa--{arch}"
 \t.text
 \t.globl t
@@ -69,7 +69,7 @@ t:
 \t.amdhsa_kernel t
 \t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1
 \t\t.amdhsa_kernarg_size 16
-\t\t.amdhsa_next_free_vgpr 16
+\t\t.amdhsa_next_free_vgpr {vgprs}
 \t\t.amdhsa_next_free_sgpr 16
 {wave}\t\t.amdhsa_float_denorm_mode_32 {denorm[0]}
 \t\t.amdhsa_float_denorm_mode_16_64 {denorm[1]}
@@ -93,7 +93,7 @@ amdhsa.kernels:
     .private_segment_fixed_size: {private}
     .wavefront_size: {64 if cdna else 32}
     .sgpr_count: 16
-    .vgpr_count: 16
+    .vgpr_count: {vgprs}
     .max_flat_workgroup_size: 1024
     .args:
       - {{.offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}}
@@ -563,6 +563,17 @@ target:
 \tv_ldexp_f32 v5, v5, v2
 \tv_xor3_b32 v1, v3, v4, v5""",
     expect=lambda inp: [0x5d800000] * len(inp)),
+  'cdna_16bit_high_vgpr': dict(
+    arch='gfx942',
+    about='CDNA 16-bit VOP1/VOP2 operands in v128-v255 are read as the high half of v0-v127 (RDNA3\'s `v2.h` '
+          'encoding; on CDNA the field names v130 itself): v_cvt_f32_f16 v1, v130 with v130 = f16 1.5 and v2 = '
+          '0x4000_0000 (high half f16 2.0): expected 1.5. LLVM allocates such registers when a function has a large '
+          'register budget (the matrix product function under a .reqntid 64 kernel)',
+    body="""\tv_mov_b32 v130, 0x3e00
+\tv_mov_b32 v2, 0x40000000
+\tv_cvt_f32_f16_e32 v1, v130""",
+    kw=dict(vgprs=180),
+    expect=lambda inp: [0x3fc00000] * len(inp)),
   'cdna_flat_private_x2': dict(
     arch='gfx942',
     about='CDNA flat_load_dwordx2 from the private aperture into its own address VGPRs (LLVM does this for a '
