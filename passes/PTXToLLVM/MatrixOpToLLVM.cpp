@@ -3,7 +3,9 @@
 // mma.sync, wmma.load/store/mma, ldmatrix, stmatrix and movmatrix on targets
 // without NVIDIA's instructions, in software: each lane gathers the rows of
 // A and the columns of B its accumulator elements need with lane shuffles
-// and folds them with fused multiply-adds (docs/lowering.md, "Matrix
+// and sums them as NVIDIA's tensor cores do, measured on the H200 (exact
+// products aligned and truncated, summed exactly, rounded toward zero;
+// alignedProductSum), integers and f64 exactly (docs/lowering.md, "Matrix
 // instructions"). A target with NVIDIA's own instructions keeps them
 // (NativeOpToLLVM.cpp).
 //

@@ -58,7 +58,7 @@ ZLUDA_FAMILY(Mbarrier)
 /// WarpOpToLLVM.cpp: shfl, vote, redux, match, activemask, bar.warp.sync.
 ZLUDA_FAMILY(Warp)
 /// MatrixOpToLLVM.cpp: mma, wmma, ldmatrix, stmatrix, movmatrix in
-/// software (lane shuffles and fused multiply-adds).
+/// software (lane shuffles, NVIDIA's tensor-core sums reproduced).
 ZLUDA_FAMILY(Matrix)
 /// FunctionOpToLLVM.cpp: kernels, functions, calls (the CUDA runtime's
 /// included), returns, branches, constants, trap/brkpt/pmevent.
