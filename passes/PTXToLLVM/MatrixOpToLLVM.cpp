@@ -356,7 +356,7 @@ Factor makeFactor(Builder &x, Value v) {
 /// In units of 2^(E - 25) a product is ma * mb * 2^(ea + eb + 25 - E)
 /// (mantissas in [1, 2): their product exact in f32, below 4), under 2^27,
 /// and C under 2^26: truncated to integers (a part below one unit, however
-/// tiny, is 0) and summed in i64 they give the sum exactly.
+/// tiny, is 0) and summed in integers they give the sum exactly.
 Value alignedProductSum(Builder &x, Value c,
                         ArrayRef<std::pair<Factor, Factor>> ab) {
   OpBuilder &b = x.b;
@@ -683,8 +683,8 @@ template <bool Wmma> std::string checkMma(Operation *op, const TargetInfo &) {
 // wmma.load and wmma.store
 //===----------------------------------------------------------------------===//
 
-/// The (row, column) in memory of element `e` of register `r` of the
-/// lane's fragment, as i32 values, and the matrix's rows and columns.
+/// The (row, column) in its matrix of element `e` of register `r` of the
+/// lane's fragment, as i32 values.
 std::pair<Value, Value> elementPosition(Builder &x, const WmmaFragment &f,
                                         unsigned r, unsigned e) {
   const Geometry &g = f.geometry;
