@@ -9,14 +9,18 @@
 #      (test/verify/record-on-device.sh), compared (test/emu/run-sweeps.py);
 #   3. with LAUNCH_RECORDS (the .tar.xz test/shim/record-launches-on-device.sh
 #      wrote), real programs' kernel launches replayed and compared memory
-#      for memory (test/emu/replay-launches.py).
+#      for memory (test/emu/replay-launches.py);
+#   4. the matrix instructions, one instruction a kernel (test/emu/matrix.py)
+#      and whole GEMM kernels on synthesized launches
+#      (test/emu/replay-synth.py), against the references in test/emu/reference.
 # Prints one table a processor for each.
 #   ZLUDA_AMD_EMULATOR=/work/emu/tinygrad [LAUNCH_RECORDS=R.tar.xz] \
 #     scripts/verify-amdgpu.sh REFERENCE [ARCH...]
 # REFERENCE: the recorded sweep outputs (sweep-reference.jsonl.xz). Results go
 # to ${VERIFY_AMDGPU_OUT:-.verify/amdgpu}/<arch>.{log,jsonl} (sweeps; a run
 # that stops is resumed from the .jsonl: delete it to start over),
-# <arch>.launches.{log,jsonl} and defects.log.
+# <arch>.launches.{log,jsonl}, <arch>.matrix.log, <arch>.synth.log and
+# defects.log.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ref=${1:?usage: $0 REFERENCE [ARCH...]}
@@ -37,6 +41,11 @@ for arch in "${archs[@]}"; do
       --tool "$tool" --jsonl "$out/$arch.launches.jsonl" \
       > "$out/$arch.launches.log" 2>&1 || status=1
   fi
+  python3 "$root/test/emu/matrix.py" --arch "$arch" --tool "$tool" \
+    > "$out/$arch.matrix.log" 2>&1 || status=1
+  python3 "$root/test/emu/replay-synth.py" --arch "$arch" --tool "$tool" \
+    --reference "$root/test/emu/reference/synth-h200.jsonl.xz" \
+    > "$out/$arch.synth.log" 2>&1 || status=1
 done
 echo "== emulator defects (ISA-level cases; details: $out/defects.log)"
 awk '/^[a-z0-9_]+ \[gfx/ { n++ } /runner +ok/ { ok++ } /runner +WRONG|runner +CRASH|runner +ERROR/ { bad++ }
@@ -49,5 +58,8 @@ for arch in "${archs[@]}"; do
     echo "== $arch real-program launches (details: $out/$arch.launches.log)"
     grep "^$arch: " "$out/$arch.launches.log"
   fi
+  echo "== $arch matrix instructions (details: $out/$arch.matrix.log, $out/$arch.synth.log)"
+  echo "$(grep -c '^PASS' "$out/$arch.matrix.log") runs identical, $(grep -c '^FAIL\|^MISSING' "$out/$arch.matrix.log") not;" \
+    "whole kernels: $(grep -c '^SAME' "$out/$arch.synth.log") the same, $(grep -c '^DIFFER' "$out/$arch.synth.log") differ"
 done
 exit $status
