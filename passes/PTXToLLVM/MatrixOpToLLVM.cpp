@@ -362,16 +362,11 @@ Value alignedProductSum(Builder &x, Value c,
   OpBuilder &b = x.b;
   Location loc = x.loc;
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
-  using P = LLVM::ICmpPredicate;
-  auto smax = [&](Value p, Value q) -> Value {
-    return LLVM::SelectOp::create(
-        b, loc, LLVM::ICmpOp::create(b, loc, P::sgt, p, q), p, q);
-  };
   Value e = floatExponent(x, c, zeroExponent);
   SmallVector<Value> exps;
   for (auto &[fa, fb] : ab) {
     exps.push_back(x.add(fa.exponent, fb.exponent));
-    e = smax(e, exps.back());
+    e = LLVM::SMaxOp::create(b, loc, e, exps.back());
   }
   // Up to 16 products (every form's k) sum below 2^31 in i32; C is added
   // in i64.
@@ -400,19 +395,17 @@ Value alignedProductSum(Builder &x, Value c,
                  : Value(LLVM::SExtOp::create(b, loc, i64, products)));
   // Toward zero: the magnitude's top 24 bits, then scaled (exact unless it
   // overflows, to infinity as NVIDIA's does).
-  Value neg =
-      LLVM::ICmpOp::create(b, loc, P::slt, sum, constInt(b, loc, i64, 0));
+  Value neg = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, sum,
+                                   constInt(b, loc, i64, 0));
   Value mag = LLVM::SelectOp::create(
       b, loc, neg, LLVM::SubOp::create(b, loc, constInt(b, loc, i64, 0), sum),
       sum);
   Value bits = LLVM::SubOp::create(
       b, loc, constInt(b, loc, i64, 64),
       LLVM::CountLeadingZerosOp::create(b, loc, i64, mag, false));
-  Value drop = LLVM::SubOp::create(b, loc, bits, constInt(b, loc, i64, 24));
-  drop = LLVM::SelectOp::create(
-      b, loc,
-      LLVM::ICmpOp::create(b, loc, P::sgt, drop, constInt(b, loc, i64, 0)),
-      drop, constInt(b, loc, i64, 0));
+  Value drop = LLVM::SMaxOp::create(
+      b, loc, LLVM::SubOp::create(b, loc, bits, constInt(b, loc, i64, 24)),
+      constInt(b, loc, i64, 0));
   Value kept = LLVM::UIToFPOp::create(b, loc, f32,
                                       LLVM::LShrOp::create(b, loc, mag, drop));
   Value scale = x.add(LLVM::SubOp::create(b, loc, e, x.c32(25)),
@@ -437,8 +430,8 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
   Location loc = x.loc;
   bool integer = isIntegerKind(t.a);
   bool f64 = t.c == TypeKind::f64;
-  Type acc = integer ? (satfinite ? b.getI64Type() : x.i32)
-                     : (f64 ? Type(b.getF64Type()) : Type(b.getF32Type()));
+  // .satfinite integer sums are kept in i64, clamped at the end.
+  Type i64 = b.getI64Type();
   // A's registers of the lane's own group, from each of its four threads;
   // B's of the groups 2t and 2t + 1 (the lane's two accumulator columns).
   std::map<std::pair<unsigned, unsigned>, Value> aFrom;
@@ -483,7 +476,7 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
       if (integer) {
         sum = x.element(c[r], TypeKind::s32, 0);
         if (satfinite)
-          sum = LLVM::SExtOp::create(b, loc, acc, sum);
+          sum = LLVM::SExtOp::create(b, loc, i64, sum);
       } else {
         sum = x.element(c[r], t.c, e);
       }
@@ -502,24 +495,17 @@ SmallVector<Value> multiplyAccumulate(Builder &x, const Geometry &g,
         } else if (integer) {
           Value prod = x.mul(av, bv);
           if (satfinite)
-            prod = LLVM::SExtOp::create(b, loc, acc, prod);
+            prod = LLVM::SExtOp::create(b, loc, i64, prod);
           sum = LLVM::AddOp::create(b, loc, sum, prod);
         } else {
           sum = LLVM::FMAOp::create(b, loc, av, bv, sum);
         }
       }
       if (integer && satfinite) {
-        Type i64 = b.getI64Type();
-        Value hi = constInt(b, loc, i64, INT32_MAX);
-        Value lo = constInt(b, loc, i64, INT32_MIN);
-        sum = LLVM::SelectOp::create(
+        sum = LLVM::SMinOp::create(
             b, loc,
-            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sgt, sum, hi), hi,
-            sum);
-        sum = LLVM::SelectOp::create(
-            b, loc,
-            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, sum, lo), lo,
-            sum);
+            LLVM::SMaxOp::create(b, loc, sum, constInt(b, loc, i64, INT32_MIN)),
+            constInt(b, loc, i64, INT32_MAX));
         sum = LLVM::TruncOp::create(b, loc, x.i32, sum);
       } else if (!integer) {
         Value nan =
@@ -736,13 +722,6 @@ Value wmmaStride(Builder &x, const WmmaFragment &f, ValueRange rest) {
   return x.c32(f.rowMajor ? matrixColumns(f) : matrixRows(f));
 }
 
-std::optional<StateSpace> wmmaSpace(ModifiersAttr mods) {
-  std::optional<StateSpace> s = mods.getSpace();
-  if (s == StateSpace::shared_cta)
-    return StateSpace::shared;
-  return s;
-}
-
 template <typename OpTy>
 Results lowerWmmaLoad(OpTy op, ValueRange args, ModifiersAttr mods,
                       ConversionPatternRewriter &b, const Lowering &l) {
@@ -750,7 +729,7 @@ Results lowerWmmaLoad(OpTy op, ValueRange args, ModifiersAttr mods,
   if (!f)
     return failure();
   Builder x(b, op.getLoc(), l);
-  Value base = l.pointer(b, op.getLoc(), args[0], wmmaSpace(mods));
+  Value base = l.pointer(b, op.getLoc(), args[0], mods.getSpace());
   Value stride = wmmaStride(x, *f, args.drop_front());
   unsigned bits = typeBits(f->type), per = elementsPerReg(*f);
   unsigned unique = uniqueRegs(f->geometry, f->role);
@@ -790,7 +769,7 @@ Results lowerWmmaStore(OpTy op, ValueRange args, ModifiersAttr mods,
   if (!f || groups.size() < 2)
     return failure();
   Builder x(b, op.getLoc(), l);
-  Value base = l.pointer(b, op.getLoc(), args[0], wmmaSpace(mods));
+  Value base = l.pointer(b, op.getLoc(), args[0], mods.getSpace());
   ValueRange regs = args.slice(1, groups[1]);
   Value stride = wmmaStride(x, *f, args.drop_front(1 + groups[1]));
   unsigned bits = typeBits(f->type), per = elementsPerReg(*f);
