@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import dataclasses
+import inspect
 import itertools
 import math
 import mmap
@@ -356,8 +357,8 @@ class Workarounds:
     # 16-bit loads from word-addressed memory (global, LDS) read the aligned half-word holding their first byte:
     # one at an odd address (LLVM merges byte loads into such loads, as the hardware's unaligned access mode
     # allows) got the wrong bytes. Take the two words around it and shift, as the parser does for 32-bit loads.
-    parser = sys.modules[emu.parse_pcode.__module__].Parser
-    orig_load = parser._handle_mem_load
+    pcode_module = sys.modules[emu.parse_pcode.__module__]
+    orig_load = pcode_module.Parser._handle_mem_load
     def handle_mem_load(p, addr, dt):
       mem = p.vars.get('_vmem') if '_vmem' in p.vars else p.vars.get('_lds')
       if mem is None or mem.dtype == dtypes.uint8 or dt not in (dtypes.uint16, dtypes.int16, dtypes.short):
@@ -371,12 +372,11 @@ class Workarounds:
       hi = word(crosses.where(lo_idx + UOp.const(1, adt), lo_idx))
       both = word(lo_idx).cast(u64) | (hi.cast(u64) << UOp.const(32, u64))
       val = ((both >> (off * UOp.const(8, u64))) & UOp.const(0xffff, u64)).cast(dtypes.uint32)
-      return sys.modules[emu.parse_pcode.__module__]._cast_to(val, dt)
-    parser._handle_mem_load = handle_mem_load
+      return pcode_module._cast_to(val, dt)
+    pcode_module.Parser._handle_mem_load = handle_mem_load
 
   @staticmethod
   def _cdna_16bit_registers(emu):
-    import inspect
     cdna = '(irc.VOP1, irc.VOP1_DPP16, irc.VOP2, irc.VOP2_DPP16)'
     edits = {
       '_load_vsrc0': [("  if bits['s0'] == 16:", f"  if bits['s0'] == 16 and not isinstance(inst, {cdna}):")],
