@@ -12,6 +12,7 @@
 #include "CacheCommands.h"
 
 #include "compiler/Build/Build.h"
+#include "compiler/Cache/Archive.h"
 #include "compiler/Cache/Cache.h"
 
 #include <fmt/format.h>
@@ -19,7 +20,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -30,57 +30,7 @@ using namespace zluda;
 
 namespace {
 
-constexpr size_t kBlock = 512;
-
-/// `value` in octal, zero-padded to `width - 1` digits and a NUL.
-void octal(char *field, size_t width, uint64_t value) {
-  std::string digits = fmt::format("{:0{}o}", value, width - 1);
-  std::memcpy(field, digits.data(), width - 1);
-  field[width - 1] = '\0';
-}
-
-/// The ustar header of a regular file.
-std::string header(const std::string &name, uint64_t size) {
-  std::string h(kBlock, '\0');
-  std::memcpy(&h[0], name.data(), name.size()); // name[100]
-  octal(&h[100], 8, 0644);                      // mode
-  octal(&h[108], 8, 0);                         // uid
-  octal(&h[116], 8, 0);                         // gid
-  octal(&h[124], 12, size);                     // size
-  octal(&h[136], 12, 0);                        // mtime
-  h[156] = '0';                                 // typeflag: regular file
-  std::memcpy(&h[257],
-              "ustar\0"
-              "00",
-              8);               // magic, version
-  std::memset(&h[148], ' ', 8); // chksum, as spaces
-  unsigned sum = 0;
-  for (unsigned char c : h)
-    sum += c;
-  std::string chk = fmt::format("{:06o}", sum);
-  std::memcpy(&h[148], chk.data(), 6);
-  h[154] = '\0';
-  h[155] = ' ';
-  return h;
-}
-
-/// Whether `name` is exactly `v1/entries/<2 hex>/<64 hex>.zce` whose
-/// directory is its key's first two digits; the key in `key`.
-bool entryName(std::string_view name, std::string &key) {
-  constexpr std::string_view prefix = "v1/entries/";
-  if (name.substr(0, prefix.size()) != prefix)
-    return false;
-  name.remove_prefix(prefix.size());
-  if (name.size() != 2 + 1 + 64 + 4 || name[2] != '/' ||
-      name.substr(67) != ".zce")
-    return false;
-  key = std::string(name.substr(3, 64));
-  auto hex = [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-  };
-  return std::all_of(key.begin(), key.end(), hex) &&
-         name.substr(0, 2) == key.substr(0, 2);
-}
+constexpr size_t kBlock = cache::kTarBlock;
 
 bool fail(const std::string &message) {
   fmt::print(stderr, "zluda-precompile: error: {}\n", message);
@@ -136,8 +86,8 @@ int driver::runCachePack(const std::string &dir, const std::string &output) {
     }
     std::string name = "v1/entries/" + key.substr(0, 2) + "/" + key + ".zce";
     std::string pad((kBlock - bytes.size() % kBlock) % kBlock, '\0');
-    if (!push(header(name, bytes.size()), false) || !push(bytes, false) ||
-        !push(pad, false))
+    if (!push(cache::tarHeader(name, bytes.size()), false) ||
+        !push(bytes, false) || !push(pad, false))
       break;
     ++packed;
   }
@@ -190,55 +140,40 @@ int driver::runCacheUnpack(const std::string &archive,
   if (!store.open(error))
     return fail("cache unpack: " + error), 1;
   unsigned added = 0, present = 0, bad = 0;
-  size_t at = 0;
-  while (at + kBlock <= tar.size()) {
-    std::string_view h(tar.data() + at, kBlock);
-    if (h.find_first_not_of('\0') == std::string_view::npos)
-      break; // the end blocks
-    unsigned sum = 0;
-    for (size_t i = 0; i < kBlock; ++i)
-      sum += (i >= 148 && i < 156) ? ' ' : (unsigned char)h[i];
-    std::string name(h.substr(0, std::min<size_t>(100, h.find('\0'))));
-    uint64_t size =
-        std::strtoull(std::string(h.substr(124, 12)).c_str(), nullptr, 8);
-    unsigned stored = unsigned(
-        std::strtoul(std::string(h.substr(148, 8)).c_str(), nullptr, 8));
-    char type = h[156];
+  auto unpack = [&](const cache::ArchiveMember &m) {
+    if (m.type == '5') // a directory: the cache makes its own
+      return;
     std::string key;
-    if (stored != sum)
-      return fail(archive + ": damaged (a header's checksum)"), 1;
-    if (at + kBlock + size > tar.size())
-      return fail(archive + ": truncated"), 1;
-    std::string_view data(tar.data() + at + kBlock, size);
-    at += kBlock + (size + kBlock - 1) / kBlock * kBlock;
-    if (type == '5') // a directory: the cache makes its own
-      continue;
-    if ((type != '0' && type != '\0') || !entryName(name, key)) {
+    if ((m.type != '0' && m.type != '\0') ||
+        !cache::archiveEntryName(m.name, key)) {
       // Links, devices, absolute paths, `..`, anything not an entry.
-      fail(archive + ": '" + name + "' refused (not a cache entry file)");
+      fail(archive + ": '" + m.name + "' refused (not a cache entry file)");
       ++bad;
-      continue;
+      return;
     }
     cache::Entry e;
-    if (cache::parseEntry(data, e, error) != cache::ReadStatus::ok ||
+    if (cache::parseEntry(m.data, e, error) != cache::ReadStatus::ok ||
         e.meta.key != key) {
-      fail(archive + ": " + name + ": corrupt, not unpacked" +
+      fail(archive + ": " + m.name + ": corrupt, not unpacked" +
            (error.empty() ? "" : ": " + error));
       ++bad;
-      continue;
+      return;
     }
     cache::Entry have;
     if (store.read(key, have, error) == cache::ReadStatus::ok) {
       ++present;
-      continue;
+      return;
     }
     if (!store.write(e, error)) {
       fail(error);
       ++bad;
-      continue;
+      return;
     }
     ++added;
-  }
+  };
+  std::string damage;
+  if (!cache::walkArchive(tar, unpack, damage))
+    return fail(archive + ": " + damage), 1;
   if (!build::writeManifest(store, error))
     fail(error), ++bad;
   fmt::print("{} entries unpacked into {}: {} added, {} already there, {} "
