@@ -15,6 +15,7 @@
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Error.h"
@@ -34,7 +35,7 @@ Error fail(const Twine &message) {
                            "metadata notes: " + message);
 }
 
-uint32_t align4(uint64_t n) { return uint32_t((n + 3) & ~uint64_t(3)); }
+uint64_t align4(uint64_t n) { return (n + 3) & ~uint64_t(3); }
 
 struct Note {
   uint32_t type;
@@ -58,6 +59,58 @@ void putNote(std::string &out, StringRef name, uint32_t type, StringRef desc) {
   out.append(align4(desc.size()) - desc.size(), '\0');
 }
 
+/// Whether `blob` is one MessagePack map, every map's keys strings, and
+/// nothing after it: the shape of AMDGPU metadata, and the only one given to
+/// msgpack::Document (which does not expect other keys).
+bool wellFormedMetadata(StringRef blob) {
+  msgpack::Reader reader(blob);
+  // Per open map or array: the objects left in it, and for a map whether
+  // the next one is a key.
+  struct Open {
+    uint64_t left;
+    bool map, key;
+  };
+  std::vector<Open> open;
+  bool first = true;
+  while (first || !open.empty()) {
+    msgpack::Object obj;
+    Expected<bool> got = reader.read(obj);
+    if (!got) {
+      consumeError(got.takeError());
+      return false;
+    }
+    if (!*got)
+      return false; // ended inside a map or array
+    if (first && obj.Kind != msgpack::Type::Map)
+      return false;
+    first = false;
+    if (!open.empty()) {
+      Open &top = open.back();
+      if (top.map && top.key && obj.Kind != msgpack::Type::String)
+        return false;
+      if (top.map)
+        top.key = !top.key;
+      --top.left;
+    }
+    if (obj.Kind == msgpack::Type::Map || obj.Kind == msgpack::Type::Array) {
+      bool map = obj.Kind == msgpack::Type::Map;
+      uint64_t n = map ? 2 * uint64_t(obj.Length) : uint64_t(obj.Length);
+      if (n > blob.size())
+        return false; // more objects than bytes
+      open.push_back({n, map, true});
+    }
+    while (!open.empty() && open.back().left == 0)
+      open.pop_back();
+  }
+  msgpack::Object rest;
+  Expected<bool> more = reader.read(rest);
+  if (!more) {
+    consumeError(more.takeError());
+    return false;
+  }
+  return !*more;
+}
+
 } // namespace
 
 Error zluda::codegen::mergeMetadataNotes(std::string &elf) {
@@ -71,7 +124,7 @@ Error zluda::codegen::mergeMetadataNotes(std::string &elf) {
     if (ph.p_type != ELF::PT_NOTE)
       continue;
     uint64_t begin = ph.p_offset, size = ph.p_filesz;
-    if (begin + size > elf.size())
+    if (begin > elf.size() || size > elf.size() - begin)
       return fail("the note segment lies outside the file");
     std::vector<Note> notes;
     for (uint64_t at = begin; at < begin + size;) {
@@ -117,7 +170,8 @@ Error zluda::codegen::mergeMetadataNotes(std::string &elf) {
       return -1;
     };
     for (const Note *n : metadata)
-      if (!doc.readFromBlob(n->desc, /*Multi=*/false, merger))
+      if (!wellFormedMetadata(n->desc) ||
+          !doc.readFromBlob(n->desc, /*Multi=*/false, merger))
         return fail(conflict ? "the partitions' metadata disagree"
                              : "unreadable MessagePack metadata");
     std::string merged;
