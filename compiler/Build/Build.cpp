@@ -20,6 +20,7 @@
 #include "compiler/Cache/Cache.h"
 #include "compiler/Cache/Sha256.h"
 #include "compiler/Codegen/Codegen.h"
+#include "compiler/Codegen/CrashIsolation.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "dialects/ptx/PTXOps.h"
 #include "passes/PTXToLLVM/PTXToLLVM.h"
@@ -313,6 +314,7 @@ bool build::inShard(const std::string &key, unsigned shard, unsigned shards) {
 }
 
 int build::runBuild(const BuildOptions &opts) {
+  codegen::enableCrashIsolation();
   auto start = std::chrono::steady_clock::now();
   llvm::SmallVector<llvm::StringRef> given;
   llvm::StringRef(opts.archs).split(given, ',', -1, false);
@@ -625,13 +627,31 @@ int build::runBuild(const BuildOptions &opts) {
         // Fewer modules left than threads: let code generation split.
         size_t left = order.size() - std::min(order.size(), slot + 1);
         unsigned cgJobs = left + 1 >= threads ? 1 : threads;
-        std::string object;
-        compileJob(m, modules, job, opts, cgJobs, object);
+        std::string object, crash;
+        if (!codegen::runIsolated(
+                [&] { compileJob(m, modules, job, opts, cgJobs, object); },
+                crash)) {
+          // LLVM crashed on this module: this job fails, the build goes on.
+          Job crashed;
+          crashed.module = job.module;
+          crashed.chip = job.chip;
+          crashed.codeObject = job.codeObject;
+          crashed.options = job.options;
+          crashed.key = job.key;
+          crashed.missing = m.kernels;
+          crashed.error = "internal compiler error: " + crash;
+          ++crashed.reasons["internal compiler error"];
+          job = std::move(crashed);
+          object.clear();
+        }
         // A failure is cached only when the PTX itself causes it (an
-        // unsupported instruction, a parse or link error), never an I/O one.
-        bool ioFailure = job.status == Status::failed &&
-                         llvm::StringRef(job.error).contains("cannot ");
-        if (!ioFailure) {
+        // unsupported instruction, a parse or link error), never an I/O one
+        // or a crash of ours.
+        bool notOfThePTX =
+            job.status == Status::failed &&
+            (llvm::StringRef(job.error).contains("cannot ") ||
+             llvm::StringRef(job.error).starts_with("internal compiler error"));
+        if (!notOfThePTX) {
           entry = {};
           entry.meta.key = job.key;
           entry.meta.target = opts.target;

@@ -3,6 +3,7 @@
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Cache/Cache.h"
+#include "compiler/Codegen/CrashIsolation.h"
 #include "compiler/Codegen/MetadataNotes.h"
 #include "compiler/Codegen/Printf.h"
 #include "compiler/Codegen/WideAtomics.h"
@@ -39,6 +40,7 @@
 #include "llvm/TargetParser/TargetParser.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 
 LLD_HAS_DRIVER(elf)
@@ -240,6 +242,12 @@ llvm::Expected<std::string> emitFile(llvm::TargetMachine &tm,
   llvm::legacy::PassManager cg;
   if (tm.addPassesToEmitFile(cg, bos, nullptr, type))
     return makeError("the backend cannot emit this file type");
+  // For the tests of crash isolation (docs/user-guide.md): the back end
+  // fails as LLVM's own fatal errors do, on the named function.
+  if (const char *crashOn = std::getenv("ZLUDA_DEBUG_CRASH_ON"))
+    if (module.getFunction(crashOn))
+      llvm::report_fatal_error(
+          llvm::Twine("ZLUDA_DEBUG_CRASH_ON: crashing on ") + crashOn);
   cg.run(module);
   return std::string(buffer.begin(), buffer.end());
 }
@@ -344,11 +352,21 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
           failures[i] = error;
           return;
         }
-        auto obj = emitFile(*partTM, **m, llvm::CodeGenFileType::ObjectFile);
-        if (!obj)
-          failures[i] = llvm::toString(obj.takeError());
-        else
-          objects[i] = std::move(*obj);
+        // This thread's crash fails the job, not the process (the job's own
+        // thread recovers from crashes on it, not on this one).
+        std::string crash;
+        bool survived = codegen::runIsolated(
+            [&] {
+              auto obj =
+                  emitFile(*partTM, **m, llvm::CodeGenFileType::ObjectFile);
+              if (!obj)
+                failures[i] = llvm::toString(obj.takeError());
+              else
+                objects[i] = std::move(*obj);
+            },
+            crash);
+        if (!survived)
+          failures[i] = "internal compiler error: " + crash;
       });
     pool.wait();
     for (const std::string &f : failures)

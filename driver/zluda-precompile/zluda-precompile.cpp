@@ -12,6 +12,7 @@
 #include "compiler/Cache/Cache.h"
 
 #include "compiler/Codegen/Codegen.h"
+#include "compiler/Codegen/CrashIsolation.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "passes/PTXToLLVM/TargetInfo.h"
 
@@ -339,6 +340,7 @@ static int runBuildWithDefaults(zluda::build::BuildOptions build) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  zluda::codegen::enableCrashIsolation();
   CLI::App app{"zluda-precompile: ahead-of-time PTX to AMDGPU compiler"};
   app.set_version_flag("--version",
                        std::string("zluda-precompile ") + kVersion);
