@@ -3,7 +3,10 @@
 #
 #   scripts/bootstrap.sh example   install, build, run the main job on the
 #                                  bundled example application (examples/saxpy)
-#   scripts/bootstrap.sh test      install, build, run every test (ctest)
+#   scripts/bootstrap.sh test      install, build, run every test (ctest),
+#                                  in a second build with ASan + UBSan too
+#                                  (./build-sanitize; ZLUDA_SANITIZER_SUITE=0
+#                                  skips it)
 #
 # Installs only the Debian packages that are missing (root, or sudo), then
 # configures with CMake + Ninja in ./build and builds. Safe to run again.
@@ -39,13 +42,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 llvm=/usr/lib/llvm-22
-echo "== configuring $build"
-cmake -G Ninja -S "$root" -B "$build" \
-  -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_C_COMPILER="$llvm/bin/clang" -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \
-  -DMLIR_DIR="$llvm/lib/cmake/mlir" -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" >/dev/null
-echo "== building"
-ninja -C "$build" -j "$jobs"
+# configure_and_build DIR [CMAKE ARGS...]
+configure_and_build() {
+  local dir=$1
+  shift
+  echo "== configuring $dir"
+  cmake -G Ninja -S "$root" -B "$dir" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER="$llvm/bin/clang" -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \
+    -DMLIR_DIR="$llvm/lib/cmake/mlir" -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
+    "$@" >/dev/null || return 1
+  echo "== building $dir"
+  ninja -C "$dir" -j "$jobs" || return 1
+}
+configure_and_build "$build"
 
 case "$mode" in
 example)
@@ -58,9 +68,26 @@ example)
   "$build/bin/zluda-precompile" cache list "$build/example-cache"
   ;;
 test)
+  status=0
+  if [ "${ZLUDA_SANITIZER_SUITE:-1}" != 0 ]; then
+    # The whole suite built with ASan + UBSan (LLVM's and MLIR's libraries
+    # are not instrumented, so their allocators' user poisoning is off); the
+    # fuzzers run in the main build below.
+    sanitize=${ZLUDA_SANITIZE_BUILD_DIR:-$root/build-sanitize}
+    if configure_and_build "$sanitize" -DZLUDA_SANITIZE=address,undefined; then
+      echo "== ctest (ASan + UBSan, $sanitize)"
+      (cd "$sanitize" &&
+        ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 \
+        UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --output-on-failure -j "$jobs" -LE fuzz) || status=1
+    else
+      status=1
+    fi
+  fi
   echo "== ctest"
   cd "$build"
-  ctest --output-on-failure -j "$jobs"
+  ctest --output-on-failure -j "$jobs" || status=1
+  exit $status
   ;;
 *)
   echo "usage: $0 [example|test]" >&2
