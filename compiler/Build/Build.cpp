@@ -208,8 +208,12 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
   cg.keepGoing = true;
   cg.linkWhole = m.linkedImage;
   cg.jobs = codegenJobs;
-  // NVPTX entries hold PTX text, which the NVIDIA driver loads.
-  auto result = codegen::compile(*module, cg,
+  std::vector<std::string> entries;
+  for (auto entry : module->getOps<ptx::EntryOp>())
+    entries.push_back(entry.getSymName().str());
+  // NVPTX entries hold PTX text, which the NVIDIA driver loads. The module
+  // is handed over: its memory goes as soon as it is LLVM IR.
+  auto result = codegen::compile(std::move(module), cg,
                                  opts.target == "nvptx" ? codegen::Emit::Asm
                                                         : codegen::Emit::HSACO,
                                  linked);
@@ -224,9 +228,9 @@ void compileJob(const Module &m, const std::vector<Module> &modules, Job &job,
   object = std::move(result->bytes);
   job.missing = result->removedKernels;
   std::set<std::string> gone(job.missing.begin(), job.missing.end());
-  for (auto entry : module->getOps<ptx::EntryOp>())
-    if (!gone.count(entry.getSymName().str()))
-      job.compiled.push_back(entry.getSymName().str());
+  for (const std::string &entry : entries)
+    if (!gone.count(entry))
+      job.compiled.push_back(entry);
   if (m.linkedImage)
     for (mlir::ModuleOp part : linked)
       for (auto entry : part.getOps<ptx::EntryOp>())

@@ -383,12 +383,13 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
   return linked;
 }
 
-/// Lowers `clone` (consumed) and the modules it is linked with down to the
-/// artifact's bytes.
-llvm::Expected<std::string> lowerClone(ModuleOp clone,
+/// Lowers `owned` (consumed, and released once translated to LLVM IR) and
+/// the modules it is linked with down to the artifact's bytes.
+llvm::Expected<std::string> lowerClone(OwningOpRef<ModuleOp> owned,
                                        const codegen::Options &opts,
                                        codegen::Emit emit,
                                        llvm::ArrayRef<ModuleOp> linkWith) {
+  ModuleOp clone = *owned;
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
     LLVMInitializeAMDGPUTargetInfo();
@@ -436,6 +437,9 @@ llvm::Expected<std::string> lowerClone(ModuleOp clone,
       translateModuleToLLVMIR(clone, llvmCtx);
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
+  // The MLIR form is not needed any more: its memory goes before LLVM's
+  // pipeline needs its own (bounded memory, docs/benchmarks.md).
+  owned = nullptr;
   // Device link: what the module declares .extern, from the others.
   for (ModuleOp other : linkWith) {
     OwningOpRef<ModuleOp> copy = other.clone();
@@ -543,6 +547,14 @@ unsigned codegen::codeObjectVersionFor(llvm::StringRef chip,
 llvm::Expected<codegen::Artifact>
 codegen::compile(ModuleOp module, const Options &options, Emit emit,
                  llvm::ArrayRef<ModuleOp> linkWith) {
+  return compile(OwningOpRef<ModuleOp>(module.clone()), options, emit,
+                 linkWith);
+}
+
+llvm::Expected<codegen::Artifact>
+codegen::compile(OwningOpRef<ModuleOp> owned, const Options &options, Emit emit,
+                 llvm::ArrayRef<ModuleOp> linkWith) {
+  ModuleOp module = *owned;
   Options opts = options;
   if (opts.target == "amdgpu") {
     std::string error;
@@ -568,7 +580,7 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
         if (auto name = dyn_cast<StringAttr>(t);
             name && name.getValue() == opts.chip + "a")
           opts.chip = name.getValue().str();
-  OwningOpRef<ModuleOp> clone = module.clone();
+  OwningOpRef<ModuleOp> clone = std::move(owned);
   Artifact artifact;
   std::string targetError;
   std::unique_ptr<ptx::TargetInfo> target =
@@ -609,7 +621,7 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
     if (!anyLeft)
       return makeError("no kernel left to compile");
   }
-  auto bytes = lowerClone(*clone, opts, emit, linked);
+  auto bytes = lowerClone(std::move(clone), opts, emit, linked);
   if (!bytes)
     return bytes.takeError();
   artifact.bytes = std::move(*bytes);

@@ -12,6 +12,7 @@
 #define ZLUDA_COMPILER_CODEGEN_CODEGEN_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -74,6 +75,12 @@ std::string makeOffloadBundle(
 /// Diagnostics of the lowering go to the context's handler.
 llvm::Expected<Artifact> compile(mlir::ModuleOp module, const Options &opts,
                                  Emit emit,
+                                 llvm::ArrayRef<mlir::ModuleOp> linkWith = {});
+/// The same, consuming `module`: no copy is made, and its memory is
+/// released as soon as the LLVM IR exists (what `build` does, one processor
+/// a parse).
+llvm::Expected<Artifact> compile(mlir::OwningOpRef<mlir::ModuleOp> module,
+                                 const Options &opts, Emit emit,
                                  llvm::ArrayRef<mlir::ModuleOp> linkWith = {});
 
 } // namespace zluda::codegen

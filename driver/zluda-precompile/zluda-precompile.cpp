@@ -176,7 +176,8 @@ int runCompile(const CompileOptions &opts) {
                                     ? zluda::codegen::Emit::Obj
                                     : zluda::codegen::Emit::HSACO;
     std::vector<std::pair<std::string, double>> phases;
-    for (llvm::StringRef arch : archs) {
+    for (size_t i = 0; i < archs.size(); ++i) {
+      llvm::StringRef arch = archs[i];
       zluda::codegen::Options cg;
       cg.chip = arch.str();
       std::string idError; // reported by compile()
@@ -190,7 +191,12 @@ int runCompile(const CompileOptions &opts) {
       cg.warpsPerWave = opts.warpsPerWave;
       if (opts.timePhases)
         cg.phaseTimes = &phases;
-      auto result = zluda::codegen::compile(module, cg, emit, linked);
+      // The last processor takes the module itself (no copy).
+      auto result =
+          i + 1 == archs.size()
+              ? zluda::codegen::compile(
+                    mlir::OwningOpRef<mlir::ModuleOp>(module), cg, emit, linked)
+              : zluda::codegen::compile(module, cg, emit, linked);
       if (!result) {
         std::string msg = llvm::toString(result.takeError());
         if (msg != "lowering failed")
