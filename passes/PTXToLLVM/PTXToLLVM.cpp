@@ -73,8 +73,20 @@ struct ConvertPTXToLLVMPass
           isDeviceFunctionParam(mov->getOperand(0)))
         state.localParamAddresses.insert(mov);
     });
-    if (failed(applyPartialConversion(module, legal, std::move(patterns))))
+    // The module's other ops first (variables: functions take their
+    // addresses), then one function at a time: a conversion keeps both the
+    // old and the new form of what it converts until it ends, so converting
+    // function by function keeps that to one function (bounded memory on
+    // large modules, docs/benchmarks.md).
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    SmallVector<Operation *> others, functions;
+    for (Operation &op : module.getBody()->getOperations())
+      (isa<FuncOp, EntryOp>(op) ? functions : others).push_back(&op);
+    if (failed(applyPartialConversion(others, legal, frozen)))
       return signalPassFailure();
+    for (Operation *fn : functions)
+      if (failed(applyPartialConversion(fn, legal, frozen)))
+        return signalPassFailure();
     lowering::zeroNamedBarriers(module, kernels, *target);
     lowering::defineConstAddressTest(module, *target);
     target->finishModule(module, kernels);
