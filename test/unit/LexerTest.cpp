@@ -95,3 +95,20 @@ TEST_CASE("diagnostics speak PTX: op names become mnemonics and directives") {
   CHECK(userDiagnostic("unsupported: tex.1d") == "unsupported: tex.1d");
   CHECK(userDiagnostic("'quoted' but not an op") == "'quoted' but not an op");
 }
+
+TEST_CASE("diagnostics cut long quoted tokens") {
+  using zluda::userDiagnostic;
+  std::string longName = "frob" + std::string(5000, 'x');
+  std::string cut = userDiagnostic("unknown instruction '" + longName + "'");
+  CHECK(cut == "unknown instruction '" + longName.substr(0, 60) +
+                   "...' (5004 characters)");
+  // Through the op-name rewrite too; short tokens and quoted text with
+  // spaces stay as they are.
+  CHECK(userDiagnostic("'ptx.call' op callee '" + longName +
+                       "' is not a function")
+            .size() < 120);
+  std::string sentence = "'" + std::string(100, 'a') + " b'";
+  CHECK(userDiagnostic(sentence) == sentence);
+  CHECK(userDiagnostic("register '%r1' undefined") ==
+        "register '%r1' undefined");
+}
