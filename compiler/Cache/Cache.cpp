@@ -83,11 +83,13 @@ void fsyncDir(const std::string &path) {
   }
 }
 
-bool isHexKey(std::string_view s) {
-  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+bool isLowerHex(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+  });
 }
+
+bool isHexKey(std::string_view s) { return s.size() == 64 && isLowerHex(s); }
 
 /// Metadata values are one line each.
 std::string oneLine(std::string_view v) {
@@ -465,4 +467,73 @@ unsigned Cache::removeStaleTemporaries(unsigned minAgeSeconds) const {
   }
   closedir(d);
   return removed;
+}
+
+std::vector<Cache::LayoutProblem>
+Cache::layoutProblems(unsigned staleSeconds) const {
+  std::vector<LayoutProblem> out;
+  auto kind = [](const std::string &path) -> char {
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0)
+      return 0;
+    return S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
+  };
+  auto names = [](const std::string &path) {
+    std::vector<std::string> list;
+    if (DIR *d = opendir(path.c_str())) {
+      while (dirent *e = readdir(d))
+        if (std::string_view(e->d_name) != "." &&
+            std::string_view(e->d_name) != "..")
+          list.push_back(e->d_name);
+      closedir(d);
+    }
+    return list;
+  };
+  std::string v1 = dir + "/v1";
+  for (const std::string &name : names(v1)) {
+    std::string path = v1 + "/" + name;
+    char k = kind(path);
+    bool dirName = name == "entries" || name == "tmp" || name == "locks";
+    bool fileName = name == "lock" || name == "manifest.json";
+    if (dirName && k != 'd')
+      out.push_back({path, "not a directory"});
+    else if (fileName && k != 'f')
+      out.push_back({path, "not a regular file"});
+    else if (!dirName && !fileName)
+      out.push_back({path, "not part of a cache"});
+  }
+  std::string entries = v1 + "/entries";
+  for (const std::string &bucket : names(entries)) {
+    std::string path = entries + "/" + bucket;
+    if (bucket.size() != 2 || !isLowerHex(bucket)) {
+      out.push_back({path, "not a bucket of entries"});
+      continue;
+    }
+    if (kind(path) != 'd') {
+      out.push_back({path, "not a directory"});
+      continue;
+    }
+    for (const std::string &name : names(path)) {
+      // Entry files that are not regular files are corrupt entries, which
+      // reading reports; here, names that are no entry's.
+      bool entry = name.size() == 68 && name.compare(64, 4, ".zce") == 0 &&
+                   isHexKey(name.substr(0, 64)) &&
+                   name.compare(0, 2, bucket) == 0;
+      if (!entry)
+        out.push_back({path + "/" + name, "not an entry file"});
+    }
+  }
+  time_t now = time(nullptr);
+  std::string tmp = v1 + "/tmp";
+  for (const std::string &name : names(tmp)) {
+    std::string path = tmp + "/" + name;
+    struct stat st;
+    if (lstat(path.c_str(), &st) == 0 && now - st.st_mtime >= staleSeconds)
+      out.push_back({path, "left by a writer that did not finish"});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const LayoutProblem &a, const LayoutProblem &b) {
+              return a.path < b.path;
+            });
+  return out;
 }

@@ -147,6 +147,14 @@ public:
   /// `minAgeSeconds`, so that running writers are not disturbed).
   unsigned removeStaleTemporaries(unsigned minAgeSeconds) const;
 
+  /// What under v1/ is not part of the layout (a stray file or directory
+  /// among the entries, a name no key's, a manifest that is not a file),
+  /// and the temporary files older than `staleSeconds`; sorted by path.
+  struct LayoutProblem {
+    std::string path, why;
+  };
+  std::vector<LayoutProblem> layoutProblems(unsigned staleSeconds) const;
+
 private:
   std::string dir;
 };

@@ -51,9 +51,36 @@ int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
     if (removeCorrupt)
       store.remove(key);
   }
-  fmt::print("{} entries verified, {} corrupt{}\n", ok, bad,
-             bad && removeCorrupt ? " (removed)" : "");
-  return bad ? 1 : 0;
+  // The layout: what is not the cache's, and what killed writers left
+  // (older than an hour, as build removes them: not a running write).
+  std::vector<cache::Cache::LayoutProblem> layout = store.layoutProblems(3600);
+  for (const auto &problem : layout) {
+    bool stale = problem.path.find("/v1/tmp/") != std::string::npos;
+    fmt::print("{}: {}: {}\n", stale ? "stale" : "stray", problem.path,
+               problem.why);
+  }
+  std::string repaired;
+  if (removeCorrupt && !layout.empty()) {
+    for (const auto &problem : layout) {
+      std::error_code ec;
+      std::filesystem::remove_all(problem.path, ec);
+      if (ec)
+        fmt::print(stderr, "zluda-precompile: error: cannot remove {}: {}\n",
+                   problem.path, ec.message());
+    }
+    std::string error;
+    repaired = build::writeManifest(store, error) ? "; manifest written" : "";
+    if (!error.empty())
+      fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+  }
+  std::string layoutText =
+      layout.empty()
+          ? ""
+          : fmt::format(", {} layout problems{}", layout.size(),
+                        removeCorrupt ? " (removed" + repaired + ")" : "");
+  fmt::print("{} entries verified, {} corrupt{}{}\n", ok, bad,
+             bad && removeCorrupt ? " (removed)" : "", layoutText);
+  return bad || !layout.empty() ? 1 : 0;
 }
 
 int driver::runCacheList(const std::string &dir) {
