@@ -2339,6 +2339,21 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     else if (llvm::is_contained({"popc", "clz", "bfind"}, mnemonic))
       sources = 1, dest = false;
     auto check = [&](const ParsedOperand &o) -> LogicalResult {
+      // Literals: none of the other kind (integer for a float type, float
+      // for .s/.u; .b takes either), none at all for 16-bit floats.
+      if (o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float) {
+        char cls = typeClass(inst);
+        bool isFloat = o.kind == ParsedOperand::Float;
+        bool half = inst == TypeKind::f16 || inst == TypeKind::bf16;
+        bool refused = half || (cls == 'f' && !isFloat) ||
+                       ((cls == 's' || cls == 'u') && isFloat);
+        if (!refused)
+          return success();
+        return p.error(
+            o.tok, "'" + mnemonic + "' of type ." + stringifyTypeKind(inst) +
+                       " cannot take the " + (isFloat ? "float" : "integer") +
+                       " immediate '" + o.tok.text + "'");
+      }
       std::optional<TypeKind> reg = declaredType(o);
       if (!reg || registerFits(inst, *reg))
         return success();
