@@ -2371,6 +2371,18 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return failure();
     }
   }
+  // A predicate register where only data goes (ptxas: "Arguments
+  // mismatch"); the instructions that read predicates (selp, vote, bar.red,
+  // setp's boolean operand, lop3's) are not among these.
+  if (llvm::is_contained({"shl", "shr", "brev", "prmt", "bfe", "bfi", "shf",
+                          "cvta", "bmsk", "fns", "st"},
+                         mnemonic))
+    for (size_t i = firstSrc; i < operands.size(); ++i)
+      if (declaredType(operands[i]) == TypeKind::pred)
+        return p.error(operands[i].tok,
+                       "'" + mnemonic +
+                           "' cannot take the predicate register '" +
+                           operands[i].name + "'");
   // cvt: registers at least as wide as their type (wider ones are PTX's
   // convenience), never a float register for an integer source.
   if (mnemonic == "cvt" && mods.getTypes().size() == 2) {
