@@ -301,6 +301,9 @@ public:
 
   LogicalResult parseBody(ArrayRef<ParamDecl> rets, ArrayRef<ParamDecl> params);
 
+  /// How deep parseOperand is in nested operands.
+  unsigned operandDepth = 0;
+
   // Scopes and names.
   void pushScope() {
     scopes.emplace_back();
@@ -1771,6 +1774,13 @@ LogicalResult FunctionBuilder::parseAddress(ParsedOperand &out) {
 LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
   const Token &t = p.peek();
   out.tok = t;
+  // Operands nest (an address holds a vector of coordinates) but never
+  // deeply: a bound, so that `{{{{...` is an error, not a stack overflow.
+  constexpr unsigned kMaxOperandDepth = 8;
+  if (operandDepth >= kMaxOperandDepth)
+    return p.error(t, "operand nested too deeply");
+  ++operandDepth;
+  llvm::scope_exit leave([&] { --operandDepth; });
   switch (t.kind) {
   case Token::LBracket:
     return parseAddress(out);
