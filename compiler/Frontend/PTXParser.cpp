@@ -2381,6 +2381,28 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return failure();
     }
   }
+  // Instruction types the instruction does not have (ptxas: "Unexpected
+  // instruction types specified"): mov/ld/st move halves as .b16/.b32, shl
+  // is .b only, shr has no float type, an integer mul/mad names its half.
+  if (mods.getTypes().size() == 1) {
+    TypeKind t = mods.getTypes()[0];
+    char cls = typeClass(t);
+    bool halves = t == TypeKind::f16 || t == TypeKind::bf16 ||
+                  t == TypeKind::f16x2 || t == TypeKind::bf16x2;
+    bool refused =
+        (halves && llvm::is_contained({"mov", "ld", "ldu", "st"}, mnemonic)) ||
+        (mnemonic == "shl" && cls != 'b') ||
+        (mnemonic == "shr" && cls != 'b' && cls != 's' && cls != 'u');
+    if (refused)
+      return p.error(opTok,
+                     "'" + mnemonic + "' has no type ." + stringifyTypeKind(t));
+    if ((mnemonic == "mul" || mnemonic == "mad") &&
+        (cls == 's' || cls == 'u') && mods.getMode() != Mode::lo &&
+        mods.getMode() != Mode::hi && mods.getMode() != Mode::wide)
+      return p.error(opTok, "'" + mnemonic + "' of type ." +
+                                stringifyTypeKind(t) +
+                                " needs .lo, .hi or .wide");
+  }
   // A predicate register where only data goes (ptxas: "Arguments
   // mismatch"); the instructions that read predicates (selp, vote, bar.red,
   // setp's boolean operand, lop3's) are not among these.
