@@ -1932,6 +1932,13 @@ FailureOr<Value> FunctionBuilder::readName(const Token &t, StringRef name) {
   if (const NameEntry *e = lookup(name)) {
     if (e->kind == NameEntry::Reg)
       return readVariable(e->var, cur);
+    // A vector register stands for its elements only where a vector
+    // operand goes (`{...}` positions, expanded before this).
+    if (e->kind == NameEntry::Vec)
+      return p.error(t, "the vector register '" + name +
+                            "' cannot be used here; name an element "
+                            "('" +
+                            name + ".x', ...)");
     return e->value;
   }
   auto sym = p.symbols.find(name);
