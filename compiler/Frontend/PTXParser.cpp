@@ -210,6 +210,8 @@ public:
                                   FunctionBuilder *fn);
   /// The elements of a `{...}` list after its `{`.
   LogicalResult parseInitList(TypeKind type, Attribute &out);
+  /// How deep parseInitList is in nested initializer lists.
+  unsigned initDepth = 0;
   /// `outermost`: flat number lists there become dense attributes.
   LogicalResult parseInitializer(TypeKind type, Attribute &out,
                                  bool outermost = true);
@@ -1133,6 +1135,13 @@ LogicalResult Parser::parseInitializer(TypeKind type, Attribute &out,
 }
 
 LogicalResult Parser::parseInitList(TypeKind type, Attribute &out) {
+  // One level a dimension of the array: a bound, so that `{{{{...` is an
+  // error, not a stack overflow.
+  constexpr unsigned kMaxInitDepth = 16;
+  if (initDepth >= kMaxInitDepth)
+    return error(tok, "initializer nested too deeply");
+  ++initDepth;
+  llvm::scope_exit leave([&] { --initDepth; });
   SmallVector<Attribute> elems;
   if (!tok.is(Token::RBrace)) {
     do {
