@@ -1,6 +1,7 @@
 //===- Archive.cpp - The ustar format of packed caches --------------------===//
 
 #include "compiler/Cache/Archive.h"
+#include "compiler/Cache/Cache.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -57,17 +58,10 @@ bool zluda::cache::archiveEntryName(std::string_view name, std::string &key) {
   if (name.substr(0, prefix.size()) != prefix)
     return false;
   name.remove_prefix(prefix.size());
-  if (name.size() != 2 + 1 + 64 + 4 || name[2] != '/' ||
-      name.substr(67) != ".zce")
+  if (name.size() < 3 || name[2] != '/' ||
+      !isEntryFileName(name.substr(0, 2), name.substr(3)))
     return false;
-  std::string_view k = name.substr(3, 64);
-  auto hex = [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-  };
-  if (!std::all_of(k.begin(), k.end(), hex) ||
-      name.substr(0, 2) != k.substr(0, 2))
-    return false;
-  key = std::string(k);
+  key = std::string(name.substr(3, 64));
   return true;
 }
 

@@ -89,8 +89,6 @@ bool isLowerHex(std::string_view s) {
   });
 }
 
-bool isHexKey(std::string_view s) { return s.size() == 64 && isLowerHex(s); }
-
 /// Metadata values are one line each.
 std::string oneLine(std::string_view v) {
   std::string s(v);
@@ -194,6 +192,16 @@ std::string zluda::cache::moduleKeyOfPtxHash(std::string_view ptxSha256,
       codeObjectVersion ? codeObjectVersion : defaultCodeObjectVersion(chip);
   key.compilerVersion = std::string(compilerVersion());
   return computeKey(key);
+}
+
+bool zluda::cache::isValidKey(std::string_view key) {
+  return key.size() == 64 && isLowerHex(key);
+}
+
+bool zluda::cache::isEntryFileName(std::string_view bucket,
+                                   std::string_view file) {
+  return file.size() == 64 + 4 && file.substr(64) == ".zce" &&
+         isValidKey(file.substr(0, 64)) && file.substr(0, 2) == bucket;
 }
 
 std::string zluda::cache::serializeEntry(const Entry &entry) {
@@ -353,7 +361,7 @@ ReadStatus Cache::read(std::string_view key, Entry &out,
 
 bool Cache::write(const Entry &entry, std::string &error) const {
   const std::string &key = entry.meta.key;
-  if (!isHexKey(key)) {
+  if (!isValidKey(key)) {
     error = "invalid key '" + key + "'";
     return false;
   }
@@ -386,7 +394,7 @@ bool Cache::write(const Entry &entry, std::string &error) const {
 }
 
 int Cache::lockKey(std::string_view key) const {
-  if (!isHexKey(std::string(key)))
+  if (!isValidKey(key))
     return -1;
   std::string locks = dir + "/v1/locks", error;
   if (!makeDirs(locks, error))
@@ -437,8 +445,7 @@ std::vector<std::string> Cache::keys() const {
       continue;
     while (dirent *f = readdir(d)) {
       std::string name = f->d_name;
-      if (name.size() == 68 && name.compare(64, 4, ".zce") == 0 &&
-          isHexKey(name.substr(0, 64)) && name.compare(0, 2, bucket) == 0)
+      if (isEntryFileName(bucket, name))
         out.push_back(name.substr(0, 64));
     }
     closedir(d);
@@ -516,10 +523,7 @@ Cache::layoutProblems(unsigned staleSeconds) const {
     for (const std::string &name : names(path)) {
       // Entry files that are not regular files are corrupt entries, which
       // reading reports; here, names that are no entry's.
-      bool entry = name.size() == 68 && name.compare(64, 4, ".zce") == 0 &&
-                   isHexKey(name.substr(0, 64)) &&
-                   name.compare(0, 2, bucket) == 0;
-      if (!entry)
+      if (!isEntryFileName(bucket, name))
         out.push_back({path + "/" + name, "not an entry file"});
     }
   }

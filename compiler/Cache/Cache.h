@@ -159,6 +159,14 @@ private:
   std::string dir;
 };
 
+/// Whether `key` is an entry key (64 lowercase hex digits): nothing else is
+/// ever made a file name, a URL or a Redis key.
+bool isValidKey(std::string_view key);
+
+/// Whether `file` is the name of an entry file in the bucket directory
+/// `bucket`: `<key>.zce` with the key's first two digits the bucket's.
+bool isEntryFileName(std::string_view bucket, std::string_view file);
+
 /// Entry serialization (exposed for tests).
 std::string serializeEntry(const Entry &entry);
 ReadStatus parseEntry(std::string_view bytes, Entry &out, std::string &error);

@@ -35,15 +35,6 @@ static std::string withoutPassword(const std::string &url) {
   return url.substr(0, from) + "***" + url.substr(at);
 }
 
-bool cache::isValidKey(std::string_view key) {
-  if (key.size() != 64)
-    return false;
-  for (char c : key)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-      return false;
-  return true;
-}
-
 std::string cache::humanBytes(uint64_t bytes) {
   const char *units[] = {"B", "kB", "MB", "GB", "TB"};
   double v = double(bytes);

@@ -63,10 +63,6 @@ public:
                            std::string &error) = 0;
 };
 
-/// Whether `key` is an entry key (64 lowercase hex digits): nothing else
-/// is ever put into a URL or a Redis key.
-bool isValidKey(std::string_view key);
-
 /// Checks a downloaded entry: it parses and verifies, and it is the entry
 /// of `key` compiled by this compiler for `target`/`chip` ("" accepts any,
 /// for `cache push`/`pull` of whole caches). Sets `error` on failure.
