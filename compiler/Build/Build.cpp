@@ -643,7 +643,7 @@ int build::runBuild(const BuildOptions &opts) {
           crashed.options = job.options;
           crashed.key = job.key;
           crashed.missing = m.kernels;
-          crashed.error = "internal compiler error: " + crash;
+          crashed.error = codegen::kCrashPrefix.str() + crash;
           ++crashed.reasons["internal compiler error"];
           job = std::move(crashed);
           object.clear();
@@ -654,7 +654,7 @@ int build::runBuild(const BuildOptions &opts) {
         bool notOfThePTX =
             job.status == Status::failed &&
             (llvm::StringRef(job.error).contains("cannot ") ||
-             llvm::StringRef(job.error).starts_with("internal compiler error"));
+             llvm::StringRef(job.error).starts_with(codegen::kCrashPrefix));
         if (!notOfThePTX) {
           entry = {};
           entry.meta.key = job.key;

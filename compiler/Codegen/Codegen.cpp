@@ -366,7 +366,7 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
             },
             crash);
         if (!survived)
-          failures[i] = "internal compiler error: " + crash;
+          failures[i] = codegen::kCrashPrefix.str() + crash;
       });
     pool.wait();
     for (const std::string &f : failures)
@@ -385,11 +385,11 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
 
 /// Lowers `owned` (consumed, and released once translated to LLVM IR) and
 /// the modules it is linked with down to the artifact's bytes.
-llvm::Expected<std::string> lowerClone(OwningOpRef<ModuleOp> owned,
-                                       const codegen::Options &opts,
-                                       codegen::Emit emit,
-                                       llvm::ArrayRef<ModuleOp> linkWith) {
-  ModuleOp clone = *owned;
+llvm::Expected<std::string> lowerModule(OwningOpRef<ModuleOp> owned,
+                                        const codegen::Options &opts,
+                                        codegen::Emit emit,
+                                        llvm::ArrayRef<ModuleOp> linkWith) {
+  ModuleOp module = *owned;
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
     LLVMInitializeAMDGPUTargetInfo();
@@ -403,7 +403,7 @@ llvm::Expected<std::string> lowerClone(OwningOpRef<ModuleOp> owned,
     LLVMInitializeNVPTXAsmPrinter();
   });
   bool nvptx = opts.target == "nvptx";
-  MLIRContext *ctx = clone.getContext();
+  MLIRContext *ctx = module.getContext();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -425,16 +425,16 @@ llvm::Expected<std::string> lowerClone(OwningOpRef<ModuleOp> owned,
   // target provides, nor the device runtime's, whose callers are reported
   // unsupported): the device link must define the ones used.
   std::vector<std::string> externs;
-  for (auto f : clone.getOps<ptx::FuncOp>())
+  for (auto f : module.getOps<ptx::FuncOp>())
     if (f.getBody().empty() && !ptx::isRuntimeFunction(f.getSymName()) &&
         !ptx::deviceRuntimeFunctionKind(f.getSymName()))
       externs.push_back(f.getSymName().str());
-  if (failed(lower(clone)))
+  if (failed(lower(module)))
     return makeError("lowering failed");
 
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(clone, llvmCtx);
+      translateModuleToLLVMIR(module, llvmCtx);
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
   // The MLIR form is not needed any more: its memory goes before LLVM's
@@ -554,7 +554,6 @@ codegen::compile(ModuleOp module, const Options &options, Emit emit,
 llvm::Expected<codegen::Artifact>
 codegen::compile(OwningOpRef<ModuleOp> owned, const Options &options, Emit emit,
                  llvm::ArrayRef<ModuleOp> linkWith) {
-  ModuleOp module = *owned;
   Options opts = options;
   if (opts.target == "amdgpu") {
     std::string error;
@@ -575,12 +574,11 @@ codegen::compile(OwningOpRef<ModuleOp> owned, const Options &options, Emit emit,
   // that variant, which ptxas requires of those instructions and which runs
   // on the processor.
   if (opts.target == "nvptx")
-    if (auto header = module->getAttrOfType<ptx::TargetAttr>("ptx.module"))
+    if (auto header = (*owned)->getAttrOfType<ptx::TargetAttr>("ptx.module"))
       for (Attribute t : header.getTargets())
         if (auto name = dyn_cast<StringAttr>(t);
             name && name.getValue() == opts.chip + "a")
           opts.chip = name.getValue().str();
-  OwningOpRef<ModuleOp> clone = std::move(owned);
   Artifact artifact;
   std::string targetError;
   std::unique_ptr<ptx::TargetInfo> target =
@@ -589,7 +587,7 @@ codegen::compile(OwningOpRef<ModuleOp> owned, const Options &options, Emit emit,
                      : nullptr;
   // (Without a target the lowering reports why.)
   if (target) {
-    auto removed = ptx::removeUnsupportedKernels(*clone, *target);
+    auto removed = ptx::removeUnsupportedKernels(*owned, *target);
     if (failed(removed))
       return makeError("lowering failed");
     artifact.removedKernels.assign(removed->begin(), removed->end());
@@ -614,14 +612,14 @@ codegen::compile(OwningOpRef<ModuleOp> owned, const Options &options, Emit emit,
     linked.push_back(*linkedClones.back());
   }
   if (target && !artifact.removedKernels.empty()) {
-    bool anyLeft = !clone->getOps<ptx::EntryOp>().empty();
+    bool anyLeft = !owned->getOps<ptx::EntryOp>().empty();
     if (opts.linkWhole)
       for (ModuleOp part : linked)
         anyLeft = anyLeft || !part.getOps<ptx::EntryOp>().empty();
     if (!anyLeft)
       return makeError("no kernel left to compile");
   }
-  auto bytes = lowerClone(std::move(clone), opts, emit, linked);
+  auto bytes = lowerModule(std::move(owned), opts, emit, linked);
   if (!bytes)
     return bytes.takeError();
   artifact.bytes = std::move(*bytes);

@@ -22,8 +22,8 @@ void onFatalError(void *, const char *reason, bool) {
     fatalMessage = reason;
     std::abort();
   }
-  std::fprintf(stderr, "zluda-precompile: error: internal compiler error: %s\n",
-               reason);
+  std::fprintf(stderr, "zluda-precompile: error: %s%s\n",
+               zluda::codegen::kCrashPrefix.data(), reason);
   // Returning: LLVM ends the process as it would have.
 }
 

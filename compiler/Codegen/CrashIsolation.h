@@ -13,10 +13,15 @@
 #define ZLUDA_COMPILER_CODEGEN_CRASHISOLATION_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 
 namespace zluda::codegen {
+
+/// How a crash's message begins wherever it is reported: a job's error,
+/// never cached (not the PTX's doing).
+inline constexpr llvm::StringLiteral kCrashPrefix = "internal compiler error: ";
 
 /// Installs, once per process, the signal handlers and the fatal-error
 /// handler that let runIsolated recover. Outside runIsolated a fatal error
