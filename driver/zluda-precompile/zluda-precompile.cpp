@@ -21,6 +21,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -56,6 +57,7 @@ struct CompileOptions {
   unsigned codeObject = 0;
   unsigned warpsPerWave = 2;
   std::vector<std::string> link; ///< modules defining what input uses .extern
+  std::vector<std::string> llvmArgs; ///< --mllvm: LLVM's own options
 };
 
 /// `compile` reads PTX (or MLIR) text: a binary given instead is named, with
@@ -83,6 +85,26 @@ bool isText(llvm::StringRef path, llvm::StringRef bytes) {
 }
 
 int runCompile(const CompileOptions &opts) {
+  // LLVM's own options, as clang's -mllvm (-time-passes, -debug-pass...):
+  // for investigating the back end; `build` does not take them, since they
+  // may change the code and are not part of a cache key.
+  if (!opts.llvmArgs.empty()) {
+    std::vector<const char *> argv = {"zluda-precompile"};
+    for (const std::string &arg : opts.llvmArgs)
+      argv.push_back(arg.c_str());
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    if (!llvm::cl::ParseCommandLineOptions(int(argv.size()), argv.data(), "",
+                                           &os)) {
+      // LLVM's first line, without its program name and its advice to
+      // run --help (ours lists other options).
+      llvm::StringRef line = llvm::StringRef(errors).split('\n').first;
+      line.consume_front("zluda-precompile: ");
+      fmt::print(stderr, "zluda-precompile: error: --mllvm: {}\n",
+                 line.split("  Try:").first.str());
+      return 1;
+    }
+  }
   mlir::DialectRegistry registry;
   zluda::registerDialects(registry);
   // The context and the module are not freed: tearing down a large module
@@ -409,6 +431,9 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({1, 2}));
   compileCmd->add_flag("--time-phases", compile.timePhases,
                        "Print the time of each phase to stderr");
+  compileCmd->add_option("--mllvm", compile.llvmArgs,
+                         "An option of LLVM's own (e.g. -time-passes), as "
+                         "clang's -mllvm; repeatable");
   compileCmd->add_option(
       "--link", compile.link,
       "PTX module defining functions the input declares .extern (relocatable "
