@@ -229,7 +229,11 @@ createTargetMachine(const llvm::Triple &triple, const codegen::Options &opts,
   }
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      // Default, not Aggressive: on the corpus (bench/code-quality.py) it
+      // gave 0.9% fewer instructions and the same registers, and compiles
+      // about 5% faster (its IR passes use EarlyCSE where Aggressive runs
+      // GVN again, docs/benchmarks.md).
+      llvm::CodeGenOptLevel::Default));
   if (!tm)
     error = "no target machine for " + opts.chip;
   return tm;
@@ -299,6 +303,37 @@ void guardTraps(llvm::Module &module) {
     llvm::CallInst::Create(type, nothing, "", std::next(call->getIterator()));
 }
 
+/// Unnamed globals (the device library's printf has some) would each be
+/// printed as __unnamed_1 in their partition and clash: names them, in
+/// module order (deterministic).
+void nameAnonymousGlobals(llvm::Module &module) {
+  for (llvm::GlobalValue &g : module.global_values())
+    if (!g.hasName())
+      g.setName("__zluda_anon");
+}
+
+/// O3, then what needs the optimized module: printf's format strings are
+/// constants only then (the device library's printf functions are linked in
+/// after), and the traps' guard.
+llvm::Error optimizeModule(llvm::TargetMachine &tm, llvm::Module &module,
+                           const codegen::Options &opts) {
+  bool nvptx = opts.target == "nvptx";
+  optimize(tm, module);
+  if (!nvptx && (module.getFunction("__zluda_vprintf") ||
+                 module.getFunction("__zluda_assertfail"))) {
+    if (auto err = codegen::expandPrintf(module))
+      return err;
+    if (auto err = linkDeviceLibs(module, opts))
+      return err;
+    addControlConstants(module, opts.chip, opts.codeObjectVersion);
+  }
+  if (!nvptx) {
+    guardTraps(module);
+    nameAnonymousGlobals(module);
+  }
+  return llvm::Error::success();
+}
+
 /// The number of partitions for `module`: one per kernel up to
 /// maxPartitions; a function of the module only.
 unsigned partitionCount(const llvm::Module &module) {
@@ -310,24 +345,19 @@ unsigned partitionCount(const llvm::Module &module) {
   return std::min(kernels, codegen::maxPartitions);
 }
 
-/// Code-generates the optimized `module` as partitions in parallel (each in
-/// its own LLVMContext, handed over as bitcode; AMDGPU's splitter keeps a
-/// kernel with everything it calls) and links them into a code object.
-/// Splitting before O3 was measured and rejected: the partitions keep their
-/// own copies of the device-library functions (+35% code on a cuRAND
-/// module).
+/// Optimizes and code-generates the linked `module` as partitions in
+/// parallel (each in its own LLVMContext, handed over as bitcode; AMDGPU's
+/// splitter keeps a kernel with everything it calls) and links them into a
+/// code object. Splitting before O3 keeps all but parsing and lowering off
+/// the serial path (-j 2: 1.2x before, docs/benchmarks.md); a function
+/// that kernels of several partitions call is optimized in each.
 llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
                                            llvm::Module &module,
                                            const codegen::Options &opts,
                                            PhaseClock &clock) {
   std::vector<llvm::SmallString<0>> parts;
   unsigned n = partitionCount(module);
-  // Unnamed globals (the device library's printf has some) would each be
-  // printed as __unnamed_1 in their partition and clash: name them, in
-  // module order (deterministic).
-  for (llvm::GlobalValue &g : module.global_values())
-    if (!g.hasName())
-      g.setName("__zluda_anon");
+  nameAnonymousGlobals(module);
   bool split = n > 1 && tm.splitModule(module, n, [&](auto part) {
     llvm::SmallString<0> &bc = parts.emplace_back();
     llvm::raw_svector_ostream os(bc);
@@ -336,6 +366,8 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
   std::vector<std::string> objects(split ? parts.size() : 1);
   std::vector<llvm::Error> errors;
   if (!split) {
+    if (auto err = optimizeModule(tm, module, opts))
+      return err;
     auto obj = emitFile(tm, module, llvm::CodeGenFileType::ObjectFile);
     if (!obj)
       return obj.takeError();
@@ -364,6 +396,15 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
         std::string crash;
         bool survived = codegen::runIsolated(
             [&] {
+              // The splitter makes what partitions share external, the
+              // device libraries' control constants too: private constants
+              // again, or O3 cannot fold them (2% more instructions on
+              // the corpus, a division per block-size query).
+              addControlConstants(**m, opts.chip, opts.codeObjectVersion);
+              if (auto err = optimizeModule(*partTM, **m, opts)) {
+                failures[i] = llvm::toString(std::move(err));
+                return;
+              }
               auto obj =
                   emitFile(*partTM, **m, llvm::CodeGenFileType::ObjectFile);
               if (!obj)
@@ -511,22 +552,11 @@ llvm::Expected<std::string> lowerModule(OwningOpRef<ModuleOp> owned,
   }
   clock.mark("link-device-libs");
 
-  optimize(*tm, *llvmModule);
-  if (!nvptx && (llvmModule->getFunction("__zluda_vprintf") ||
-                 llvmModule->getFunction("__zluda_assertfail"))) {
-    // printf needs constant format strings, known after O3; then the
-    // device library's printf functions are linked in.
-    if (auto err = codegen::expandPrintf(*llvmModule))
-      return std::move(err);
-    if (auto err = linkDeviceLibs(*llvmModule, opts))
-      return std::move(err);
-    addControlConstants(*llvmModule, opts.chip, opts.codeObjectVersion);
-  }
-  if (!nvptx)
-    guardTraps(*llvmModule);
-  clock.mark("optimize");
   if (emit == codegen::Emit::HSACO && !nvptx)
     return emitCodeObject(*tm, *llvmModule, opts, clock);
+  if (auto err = optimizeModule(*tm, *llvmModule, opts))
+    return std::move(err);
+  clock.mark("optimize");
 
   if (emit == codegen::Emit::LLVM) {
     std::string text;
