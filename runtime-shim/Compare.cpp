@@ -4,6 +4,8 @@
 
 #include "runtime-shim/RealDriver.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <regex>
 #include <type_traits>
@@ -29,6 +31,34 @@ unsigned maxLaunchesPerKernel() {
     return x ? unsigned(x) : 16u;
   }();
   return n;
+}
+
+/// Timed runs of each build a timed launch (ZLUDA_SHIM_COMPARE_TIME, default
+/// 0: no timing).
+unsigned timedRuns() {
+  static const unsigned n = unsigned(envNumber("ZLUDA_SHIM_COMPARE_TIME", 0));
+  return n;
+}
+/// Launches of one kernel timed (ZLUDA_SHIM_COMPARE_TIME_PER_KERNEL, default
+/// 4).
+unsigned timedLaunchesPerKernel() {
+  static const unsigned n = [] {
+    uint64_t x = envNumber("ZLUDA_SHIM_COMPARE_TIME_PER_KERNEL", 4);
+    return x ? unsigned(x) : 4u;
+  }();
+  return n;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string microseconds(double us) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f us", us);
+  return buf;
 }
 
 // The wrappers installed in RealDriver: each calls the driver's own entry
@@ -546,7 +576,12 @@ CUresult Compare::runCompared(CUfunction f, Function &fn,
                       std::to_string(total) + " bytes of allocations";
   if (d.same) {
     ++same;
-    log(head + "same (" + sizes + ")");
+    std::string timing;
+    if (timedRuns() && fn.timed < timedLaunchesPerKernel() &&
+        !timeLaunch(fn, shape, f, theirs, ours, orig, before, actual, run, ctx,
+                    timing))
+      timing = "; not timed: " + timing;
+    log(head + "same (" + sizes + ")" + timing);
     return CUDA_SUCCESS;
   }
   // Does NVIDIA's build agree with itself?
@@ -579,6 +614,67 @@ CUresult Compare::runCompared(CUfunction f, Function &fn,
   return CUDA_SUCCESS;
 }
 
+bool Compare::timeLaunch(Function &fn, const LaunchShape &shape, CUfunction f,
+                         CUfunction theirs, const Regions &ourRegions,
+                         const Regions &theirRegions,
+                         const std::vector<std::vector<uint8_t>> &before,
+                         const std::vector<std::vector<uint8_t>> &after,
+                         CUresult (*run)(void *, CUfunction), void *ctx,
+                         std::string &line) {
+  auto elapsed = original->cuEventElapsedTime_v2
+                     ? original->cuEventElapsedTime_v2
+                     : original->cuEventElapsedTime;
+  if (!original->cuEventCreate || !original->cuEventRecord ||
+      !original->cuEventSynchronize || !elapsed ||
+      !original->cuEventDestroy_v2) {
+    line = "the driver has no events";
+    return false;
+  }
+  CUevent start = nullptr, stop = nullptr;
+  if (original->cuEventCreate(&start, 0) != CUDA_SUCCESS ||
+      original->cuEventCreate(&stop, 0) != CUDA_SUCCESS) {
+    line = "cannot create events";
+    return false;
+  }
+  // One run of `g` from `before` (in `regions`), in microseconds; < 0 on
+  // failure.
+  auto once = [&](CUfunction g, const Regions &regions) {
+    float ms = 0;
+    bool ok = restore(regions, before) &&
+              original->cuCtxSynchronize() == CUDA_SUCCESS &&
+              original->cuEventRecord(start, shape.stream) == CUDA_SUCCESS &&
+              run(ctx, g) == CUDA_SUCCESS &&
+              original->cuEventRecord(stop, shape.stream) == CUDA_SUCCESS &&
+              original->cuEventSynchronize(stop) == CUDA_SUCCESS &&
+              elapsed(&ms, start, stop) == CUDA_SUCCESS;
+    return ok ? 1000.0 * ms : -1.0;
+  };
+  std::vector<double> nvidia, mine;
+  bool ok = true;
+  for (unsigned i = 0; ok && i < timedRuns(); ++i) {
+    double a = once(theirs, theirRegions), b = once(f, ourRegions);
+    ok = a >= 0 && b >= 0;
+    nvidia.push_back(a);
+    mine.push_back(b);
+  }
+  original->cuEventDestroy_v2(start);
+  original->cuEventDestroy_v2(stop);
+  // The application goes on with our build's results.
+  ok = restore(ourRegions, after) && ok;
+  if (!ok) {
+    line = "a timed run failed";
+    return false;
+  }
+  double a = median(nvidia), b = median(mine);
+  if (!fn.timed++)
+    timedKernels.push_back(&fn);
+  fn.nvidiaUs += a;
+  fn.oursUs += b;
+  line = "; time nvidia " + microseconds(a) + ", ours " + microseconds(b) +
+         " (medians of " + std::to_string(timedRuns()) + ")";
+  return true;
+}
+
 void Compare::finish() {
   std::lock_guard<std::mutex> lock(mutex);
   if (finished)
@@ -589,4 +685,23 @@ void Compare::finish() {
       " mismatches, " + std::to_string(nondeterministic) +
       " nondeterministic, " + std::to_string(skipped) + " skipped, " +
       std::to_string(errors) + " errors");
+  // Per kernel: NVIDIA's time / ours over its timed launches (> 1: ours is
+  // faster), and their geometric mean.
+  double logSum = 0;
+  for (const Function *fn : timedKernels) {
+    double speed = fn->oursUs > 0 ? fn->nvidiaUs / fn->oursUs : 1.0;
+    logSum += std::log(speed);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", speed);
+    log("kernel time " + fn->name + ": " + std::to_string(fn->timed) +
+        " launches, nvidia " + microseconds(fn->nvidiaUs) + ", ours " +
+        microseconds(fn->oursUs) + ", speed " + buf);
+  }
+  if (!timedKernels.empty()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f",
+                  std::exp(logSum / double(timedKernels.size())));
+    log("time summary: " + std::to_string(timedKernels.size()) +
+        " kernels, speed (nvidia time / ours) geometric mean " + buf);
+  }
 }

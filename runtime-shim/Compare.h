@@ -11,7 +11,11 @@
 // nondeterministic, otherwise a mismatch. The application continues with
 // our build's results. One line per launch and a summary go to FILE.
 // With ZLUDA_SHIM_RECORD=DIR, a bounded sample of those launches is also
-// written out for replay on another implementation (Record.h).
+// written out for replay on another implementation (Record.h). With
+// ZLUDA_SHIM_COMPARE_TIME=N, the first launches of each kernel that compared
+// the same are also timed: N runs of each build (alternating, warm, from the
+// same memory, events on the launch's stream), the medians logged, and per
+// kernel in the summary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +111,9 @@ private:
     std::string name;
     CUfunction original = nullptr;
     unsigned compared = 0; ///< launches so far
+    /// Timed launches (ZLUDA_SHIM_COMPARE_TIME) and their medians' sums.
+    unsigned timed = 0;
+    double nvidiaUs = 0, oursUs = 0;
   };
   struct Region {
     size_t bytes = 0;
@@ -122,6 +129,16 @@ private:
               const std::vector<std::vector<uint8_t>> &before,
               const std::vector<std::vector<uint8_t>> &expected,
               CUresult (*run)(void *, CUfunction), void *ctx);
+  /// Times the launch, both builds warm from the comparison, each run from
+  /// `before` and measured by events on the launch's stream; leaves the
+  /// memory as `after` (our results). False if a run or an event failed.
+  bool timeLaunch(Function &fn, const LaunchShape &shape, CUfunction ours,
+                  CUfunction theirs, const Regions &ourRegions,
+                  const Regions &theirRegions,
+                  const std::vector<std::vector<uint8_t>> &before,
+                  const std::vector<std::vector<uint8_t>> &after,
+                  CUresult (*run)(void *, CUfunction), void *ctx,
+                  std::string &line);
   /// Keeps the PTX of the module being loaded (when recording).
   void rememberPtx(Pair &p);
   /// Offsets and sizes of the parameters of NVIDIA's function.
@@ -142,6 +159,8 @@ private:
   std::map<CUdeviceptr, Region> regions;
   unsigned launches = 0, same = 0, mismatches = 0, nondeterministic = 0,
            errors = 0, skipped = 0;
+  /// Kernels in the order of their first timed launch (for the summary).
+  std::vector<const Function *> timedKernels;
   bool finished = false;
   std::unique_ptr<Recorder> recorder;
 };

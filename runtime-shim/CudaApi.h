@@ -27,6 +27,7 @@ using CUfunction = struct CUfunc_st *;
 using CUlibrary = struct CUlib_st *;
 using CUkernel = struct CUkern_st *;
 using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
 using CUjit_option = int;
 using CUjitInputType = int;
 using CUlinkState = struct CUlinkState_st *;
@@ -267,7 +268,15 @@ constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
   X(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes),               \
     (dst, src, bytes))                                                         \
   X(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes),         \
-    (dst, src, bytes))
+    (dst, src, bytes))                                                         \
+  X(cuEventCreate, (CUevent *e, unsigned flags), (e, flags))                   \
+  X(cuEventDestroy_v2, (CUevent e), (e))                                       \
+  X(cuEventRecord, (CUevent e, CUstream s), (e, s))                            \
+  X(cuEventSynchronize, (CUevent e), (e))                                      \
+  X(cuEventElapsedTime, (float *ms, CUevent start, CUevent end),               \
+    (ms, start, end))                                                          \
+  X(cuEventElapsedTime_v2, (float *ms, CUevent start, CUevent end),            \
+    (ms, start, end))
 // clang-format on
 
 #endif // ZLUDA_RUNTIME_SHIM_CUDAAPI_H

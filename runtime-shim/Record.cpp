@@ -87,9 +87,10 @@ uint64_t zluda::shim::envNumber(const char *name, uint64_t dflt) {
 
 LaunchShape zluda::shim::shapeOf(unsigned gx, unsigned gy, unsigned gz,
                                  unsigned bx, unsigned by, unsigned bz,
-                                 unsigned shmem, CUstream, void **params,
+                                 unsigned shmem, CUstream stream, void **params,
                                  void **extra) {
   LaunchShape s;
+  s.stream = stream;
   s.grid[0] = gx, s.grid[1] = gy, s.grid[2] = gz;
   s.block[0] = bx, s.block[1] = by, s.block[2] = bz;
   s.shared = shmem;

@@ -39,6 +39,7 @@ struct LaunchShape {
   unsigned shared = 0;
   void **params = nullptr;
   void **extra = nullptr;
+  CUstream stream = nullptr;
 };
 
 /// The geometry and parameters of each launch entry point's arguments.

@@ -627,6 +627,8 @@ TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
   Fixture fx;
   fx.config.compare = fx.dir + "/compare";
   fx.config.record = fx.dir + "/record";
+  // Launches that compare the same are timed too: 3 runs of each build.
+  setenv("ZLUDA_SHIM_COMPARE_TIME", "3", 1);
   putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n.version 8.0\n");
   auto shim = fx.make();
   REQUIRE(Compare::active());
@@ -655,19 +657,27 @@ TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
   CHECK(launch("k") == 7);
   // The kernel of the application's library is looked up at the first
   // launch; NVIDIA's kernel runs (twice when the launch is recorded: is it
-  // deterministic?), then ours, on the same memory.
-  CHECK(take() == "cuLibraryGetKernel library k\n"
-                  "cuLibraryGetKernel library k\n"
-                  "cuLaunchKernel kernel k grid 1 block 32\n"
-                  "cuLaunchKernel kernel k grid 1 block 32\n"
-                  "cuLaunchKernel kernel k grid 1 block 32\n");
+  // deterministic?), then ours, on the same memory; then, as they agree,
+  // each 3 times more, alternating, timed.
+  std::string launchK = "cuLaunchKernel kernel k grid 1 block 32\n";
+  std::string calls = "cuLibraryGetKernel library k\n"
+                      "cuLibraryGetKernel library k\n";
+  for (int i = 0; i < 3 + 6; ++i)
+    calls += launchK;
+  CHECK(take() == calls);
   CHECK(launch("bad") == 8); // the application goes on with ours
   launch("racy");
   REQUIRE(shim->cuMemFreeHost(host) == CUDA_SUCCESS);
   shim->finish();
   std::string log = readAll(fx.config.compare);
-  CHECK(log.find("launch 1 k: same (1 regions, 64 bytes of allocations)") !=
+  CHECK(log.find("launch 1 k: same (1 regions, 64 bytes of allocations); "
+                 "time nvidia 10.0 us, ours 8.0 us (medians of 3)") !=
         std::string::npos);
+  // Per kernel: NVIDIA's time over ours (only `k` compared the same).
+  CHECK(log.find("kernel time k: 1 launches, nvidia 10.0 us, ours 8.0 us, "
+                 "speed 1.250") != std::string::npos);
+  CHECK(log.find("time summary: 1 kernels, speed (nvidia time / ours) "
+                 "geometric mean 1.250") != std::string::npos);
   CHECK(log.find("launch 2 bad: MISMATCH at region 0 (64 bytes) byte 0x0: "
                  "nvidia 0x7, ours 0x8; 32-bit word nvidia 0x7, ours 0x8") !=
         std::string::npos);

@@ -28,6 +28,7 @@ BUDGET=${SHIM_BUDGET:-150} bash test/shim/run-on-device.sh > "$OUT/shim.log" 2>&
   awk '/^total:/ { printf "real kernels, launch by launch   %s programs %7s launches %10s mismatches (%s same, %s nondeterministic, %s beyond 16 a kernel, %s errors)\n", $2, $4, $9, $7, $11, $13, $15 }' \
     "$OUT/compare.txt"
   grep '^total:' "$OUT/table.txt" | sed 's/^total:/programs under the shim (strict):/'
+  tail -1 "$OUT/kernel-times.txt"
   awk '/^== /{b=$2} /^litmus [a-z]/{n[b]++; if ($3=="synced") s[b]++; if (/FAIL/) f[b]++}
        END {for (k in n) printf "litmus (%s build): %d tests, %d synchronized, %d failed\n", k, n[k], s[k], f[k]}' \
     "$OUT/litmus.txt"
