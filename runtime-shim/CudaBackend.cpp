@@ -10,6 +10,8 @@
 #include "runtime-shim/RealDriver.h"
 #include "runtime-shim/Registry.h"
 
+#include <vector>
+
 using namespace zluda::shim;
 
 namespace {
@@ -45,8 +47,10 @@ public:
   CUresult loadModule(CUmodule *module, const std::string &object,
                       const std::vector<std::string> &) override {
     CUresult r = real.cuModuleLoadData(module, object.c_str());
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS) {
       registry.add(*module);
+      loadFunctions(*module);
+    }
     return r;
   }
 
@@ -56,8 +60,10 @@ public:
                        unsigned nl) override {
     CUresult r =
         real.cuLibraryLoadData(library, object.c_str(), jo, jv, nj, lo, lv, nl);
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS) {
       registry.add(*library);
+      loadFunctions(*library);
+    }
     return r;
   }
 
@@ -76,6 +82,42 @@ public:
 #undef ZLUDA_SHIM_PASS
 
 private:
+  // Under lazy loading (CUDA_MODULE_LOADING=LAZY, the driver's default) a
+  // PTX module is compiled at the first use of a function: in the
+  // application's first launch, inside its timed region (programs that time
+  // themselves ran 40x to 1000x slower under the shim). The shim's modules
+  // are compiled at load instead, as CUDA_MODULE_LOADING=EAGER does, by
+  // loading each function (a failure shows again at the launch).
+  void loadFunctions(CUmodule m) {
+    unsigned n = 0;
+    if (!real.cuModuleGetFunctionCount || !real.cuModuleEnumerateFunctions ||
+        !real.cuFuncLoad ||
+        real.cuModuleGetFunctionCount(&n, m) != CUDA_SUCCESS)
+      return;
+    std::vector<CUfunction> functions(n);
+    if (n &&
+        real.cuModuleEnumerateFunctions(functions.data(), n, m) == CUDA_SUCCESS)
+      for (CUfunction f : functions)
+        real.cuFuncLoad(f);
+  }
+  // A library's kernels, in the current context (none: loaded at first use).
+  void loadFunctions(CUlibrary l) {
+    unsigned n = 0;
+    if (!real.cuLibraryGetKernelCount || !real.cuLibraryEnumerateKernels ||
+        !real.cuKernelGetFunction || !real.cuFuncLoad ||
+        real.cuLibraryGetKernelCount(&n, l) != CUDA_SUCCESS)
+      return;
+    std::vector<CUkernel> kernels(n);
+    if (!n ||
+        real.cuLibraryEnumerateKernels(kernels.data(), n, l) != CUDA_SUCCESS)
+      return;
+    for (CUkernel k : kernels) {
+      CUfunction f = nullptr;
+      if (real.cuKernelGetFunction(&f, k) == CUDA_SUCCESS)
+        real.cuFuncLoad(f);
+    }
+  }
+
   // An output handle is the first argument of the calls that make one.
   void adoptOne(CUfunction *f) { registry.add(*f); }
   void adoptOne(CUkernel *k) { registry.add(*k); }

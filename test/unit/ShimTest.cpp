@@ -208,7 +208,9 @@ TEST_CASE("cuda backend: a hit loads the cache's build, a miss the original",
 
   CUmodule served = nullptr;
   REQUIRE(shim->cuModuleLoadData(&served, &w) == CUDA_SUCCESS);
-  CHECK(take() == "cuModuleLoadData // cached build\n");
+  // Its functions are loaded (compiled) now, not at the first launch.
+  CHECK(take() == "cuModuleLoadData // cached build\n"
+                  "cuFuncLoad function (all)\n");
   CHECK(shim->handles().owns(served));
 
   // Calls on a served handle are routed to the backend (here: the driver
@@ -248,6 +250,8 @@ TEST_CASE("cuda backend: a hit loads the cache's build, a miss the original",
   CHECK(shim->handles().owns(lib));
   CHECK(shim->handles().owns(k));
   CHECK(take() == "cuLibraryLoadData // cached build\n"
+                  "cuKernelGetFunction kernel (all)\n"
+                  "cuFuncLoad kernel (all)\n"
                   "cuLibraryGetKernel library k\n");
 
   CHECK(shim->stats().images == 3);
@@ -540,7 +544,9 @@ TEST_CASE("an -rdc program's linked image is served by its own hash",
   CUlibrary lib = nullptr;
   REQUIRE(shim->cuLibraryLoadData(&lib, &w, nullptr, nullptr, 0, nullptr,
                                   nullptr, 0) == CUDA_SUCCESS);
-  CHECK(take() == "cuLibraryLoadData // linked build\n");
+  CHECK(take() == "cuLibraryLoadData // linked build\n"
+                  "cuKernelGetFunction kernel (all)\n"
+                  "cuFuncLoad kernel (all)\n");
   CHECK(shim->handles().owns(lib));
 
   // Another machine-code-only image: a miss that says what to build.
@@ -640,7 +646,9 @@ TEST_CASE("compare mode runs NVIDIA's build and ours on the same memory",
                                   nullptr, 0) == CUDA_SUCCESS);
   // Ours, then the application's own image beside it.
   CHECK(take() == "cuLibraryLoadData // cached build\n"
-                  "cuLibraryLoadData wrapper\n");
+                  "cuLibraryLoadData wrapper\n"
+                  "cuKernelGetFunction kernel (all)\n"
+                  "cuFuncLoad kernel (all)\n");
   void *host = nullptr;
   REQUIRE(shim->cuMemAllocHost_v2(&host, 64) == CUDA_SUCCESS);
   auto launch = [&](const char *name) {

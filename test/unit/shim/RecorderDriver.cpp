@@ -211,6 +211,29 @@ int cuLibraryGetKernel(void **k, void *l, const char *name) {
   *k = make(std::string("kernel ") + name, imageOf(l));
   return 0;
 }
+// A module or library has one function, "(all)", for loading them all.
+int cuModuleGetFunctionCount(unsigned *n, void *) {
+  *n = 1;
+  return 0;
+}
+int cuModuleEnumerateFunctions(void **fs, unsigned n, void *m) {
+  for (unsigned i = 0; i < n; ++i)
+    fs[i] = make("function (all)", imageOf(m));
+  return 0;
+}
+int cuLibraryGetKernelCount(unsigned *n, void *) {
+  *n = 1;
+  return 0;
+}
+int cuLibraryEnumerateKernels(void **ks, unsigned n, void *l) {
+  for (unsigned i = 0; i < n; ++i)
+    ks[i] = make("kernel (all)", imageOf(l));
+  return 0;
+}
+int cuFuncLoad(void *f) {
+  record("cuFuncLoad " + nameOf(f));
+  return 0;
+}
 int cuKernelGetFunction(void **f, void *k) {
   record("cuKernelGetFunction " + nameOf(k));
   *f = k;
