@@ -99,7 +99,8 @@ def measure(tool, arch, ptx, work, readelf, objdump):
                              "--emit=hsaco", "-o", out],
                             capture_output=True, text=True)
     if result.returncode != 0:
-        return None, result.stderr.strip().splitlines()[-1:]
+        errors = [l for l in result.stderr.splitlines() if "error:" in l]
+        return None, (errors or result.stderr.strip().splitlines())[:1]
     meta = kernel_metadata(readelf, out)
     counts = instruction_counts(objdump, out)
     table = {}
