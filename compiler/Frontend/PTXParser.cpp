@@ -2397,6 +2397,31 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return failure();
     }
   }
+  // One state space for the memory instructions (ptxas: "Unexpected number
+  // of state spaces specified"); `st.shared.global` was read as one of
+  // them.
+  if (mods.getSpaces().size() > 1 &&
+      llvm::is_contained({"ld", "ldu", "st", "atom", "red", "cvta", "isspacep",
+                          "prefetch", "prefetchu"},
+                         mnemonic))
+    return p.error(opTok, "'" + mnemonic + "' takes one state space, not ." +
+                              stringifyStateSpace(mods.getSpaces()[0]) +
+                              " and ." +
+                              stringifyStateSpace(mods.getSpaces()[1]));
+  // Instructions of one type given two, and cvt given one (ptxas:
+  // "Unexpected instruction types specified"); `mul.u64.s32` was read as
+  // one of them. (ld, ldu and st: their op's verifier.)
+  if (mods.getTypes().size() > 1 &&
+      llvm::is_contained({"add",  "sub",  "mul", "mad",  "div", "rem", "abs",
+                          "neg",  "min",  "max", "and",  "or",  "xor", "not",
+                          "shl",  "shr",  "mov", "selp", "fma", "bfe", "bfi",
+                          "prmt", "popc", "clz", "brev", "cvta"},
+                         mnemonic))
+    return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
+                              stringifyTypeKind(mods.getTypes()[0]) + " and ." +
+                              stringifyTypeKind(mods.getTypes()[1]));
+  if (mnemonic == "cvt" && mods.getTypes().size() == 1)
+    return p.error(opTok, "'cvt' needs a destination and a source type");
   // Instruction types the instruction does not have (ptxas: "Unexpected
   // instruction types specified"): mov/ld/st move halves as .b16/.b32, shl
   // is .b only, shr has no float type, an integer mul/mad names its half.
