@@ -353,6 +353,8 @@ private:
   LogicalResult parseLabelStatement(const Token &name);
   LogicalResult parseInstruction(const Token &opTok, const Token *guardTok,
                                  bool guardNegated);
+  /// A branch's modifiers: `.uni` or none; whether it is uniform.
+  FailureOr<bool> branchUniformity(StringRef mnemonic, ArrayRef<Token> modToks);
   LogicalResult parseUnguarded(const Token &opTok, StringRef mnemonic,
                                const InstSpec *spec, ArrayRef<Token> modToks);
   LogicalResult parseOperand(ParsedOperand &out);
@@ -2408,6 +2410,19 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                               stringifyStateSpace(mods.getSpaces()[0]) +
                               " and ." +
                               stringifyStateSpace(mods.getSpaces()[1]));
+  // The cache operators of loads and of stores (ptxas: "Illegal
+  // modifier"): `st.lu` was accepted.
+  if (std::optional<CacheOp> c = mods.getCache()) {
+    bool store = mnemonic == "st";
+    bool load = mnemonic == "ld" || mnemonic == "ldu";
+    bool storeOp = *c == CacheOp::wb || *c == CacheOp::wt ||
+                   *c == CacheOp::cg || *c == CacheOp::cs;
+    bool loadOp = *c == CacheOp::ca || *c == CacheOp::cg || *c == CacheOp::cs ||
+                  *c == CacheOp::lu || *c == CacheOp::cv;
+    if ((store && !storeOp) || (load && !loadOp))
+      return p.error(opTok, "'" + mnemonic + "' has no cache operator ." +
+                                stringifyCacheOp(*c));
+  }
   // Instructions of one type given two, and cvt given one (ptxas:
   // "Unexpected instruction types specified"); `mul.u64.s32` was read as
   // one of them. (ld, ldu and st: their op's verifier.)
@@ -2679,11 +2694,13 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
   if (!guard->getType().isInteger(1))
     return p.error(*guardTok,
                    "guard '" + guardTok->text + "' is not a predicate");
-  if (best == "bra")
-    return parseBranch(
-        opTok,
-        llvm::any_of(modToks, [](const Token &t) { return t.isDot("uni"); }),
-        *guard, guardNegated);
+  if (best == "bra") {
+    // Only `.uni`, as unguarded (`@%p bra.cg` dropped its modifier).
+    FailureOr<bool> uni = branchUniformity(best, modToks);
+    if (failed(uni))
+      return failure();
+    return parseBranch(opTok, *uni, *guard, guardNegated);
+  }
 
   // `@%p op`: cur -> (exec | cont); exec -> cont.
   Block *pre = cur;
@@ -2715,18 +2732,27 @@ LogicalResult FunctionBuilder::parseInstruction(const Token &opTok,
   return success();
 }
 
+FailureOr<bool> FunctionBuilder::branchUniformity(StringRef mnemonic,
+                                                  ArrayRef<Token> modToks) {
+  bool uni = false;
+  for (const Token &m : modToks) {
+    if (!m.isDot("uni"))
+      return p.error(m, "unknown modifier '" + m.text + "' for '" + mnemonic +
+                            "'");
+    uni = true;
+  }
+  return uni;
+}
+
 LogicalResult FunctionBuilder::parseUnguarded(const Token &opTok,
                                               StringRef mnemonic,
                                               const InstSpec *spec,
                                               ArrayRef<Token> modToks) {
-  bool uni = false;
   if (!spec) {
-    for (const Token &m : modToks) {
-      if (!m.isDot("uni"))
-        return p.error(m, "unknown modifier '" + m.text + "' for '" + mnemonic +
-                              "'");
-      uni = true;
-    }
+    FailureOr<bool> uniform = branchUniformity(mnemonic, modToks);
+    if (failed(uniform))
+      return failure();
+    bool uni = *uniform;
     if (mnemonic == "bra")
       return parseBranch(opTok, uni, Value(), false);
     if (mnemonic == "call")
