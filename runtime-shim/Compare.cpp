@@ -633,6 +633,8 @@ bool Compare::timeLaunch(Function &fn, const LaunchShape &shape, CUfunction f,
   CUevent start = nullptr, stop = nullptr;
   if (original->cuEventCreate(&start, 0) != CUDA_SUCCESS ||
       original->cuEventCreate(&stop, 0) != CUDA_SUCCESS) {
+    if (start)
+      original->cuEventDestroy_v2(start);
     line = "cannot create events";
     return false;
   }
