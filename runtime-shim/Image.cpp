@@ -20,7 +20,7 @@ uint32_t load32(const void *p) {
 }
 
 /// The container at `data`: its size comes from its own header.
-void readContainerAt(const char *data, size_t limit, ImageInfo &info) {
+void locateContainerAt(const char *data, size_t limit, ImageInfo &info) {
   constexpr size_t headerBytes = 16;
   if (limit && limit < headerBytes) {
     info.problem = "truncated fatbin container";
@@ -36,16 +36,19 @@ void readContainerAt(const char *data, size_t limit, ImageInfo &info) {
     return;
   }
   info.bytes = total;
+  info.span = std::string_view(data, total);
+}
+
+void extractContainer(ImageInfo &info) {
   fatbin::Container container;
-  std::string_view bytes(data, total);
-  if (auto err = fatbin::readContainer(bytes, 0, container)) {
+  if (auto err = fatbin::readContainer(info.span, 0, container)) {
     info.problem = err->message;
     return;
   }
   int sel = container.selectedPTX();
   if (sel < 0) {
     info.problem = "no PTX in the fatbin";
-    info.containerSha256 = cache::Sha256::hex(bytes);
+    info.containerSha256 = cache::Sha256::hex(info.span);
     return;
   }
   if (auto err = fatbin::extractPayload(container.entries[sel], info.ptx)) {
@@ -82,7 +85,7 @@ const char *zluda::shim::imageKindName(ImageKind kind) {
   return "unknown";
 }
 
-ImageInfo zluda::shim::readImage(const void *image, size_t size) {
+ImageInfo zluda::shim::locateImage(const void *image, size_t size) {
   ImageInfo info;
   if (!image || (size && size < 4)) {
     info.problem = "empty image";
@@ -99,12 +102,12 @@ ImageInfo zluda::shim::readImage(const void *image, size_t size) {
       info.problem = "fatbin wrapper without a container";
       return info;
     }
-    readContainerAt(static_cast<const char *>(data), 0, info);
+    locateContainerAt(static_cast<const char *>(data), 0, info);
     return info;
   }
   if (magic == fatbin::kContainerMagic) {
     info.kind = ImageKind::container;
-    readContainerAt(p, size, info);
+    locateContainerAt(p, size, info);
     return info;
   }
   if (std::memcmp(p,
@@ -120,11 +123,28 @@ ImageInfo zluda::shim::readImage(const void *image, size_t size) {
   if (looksLikePTX(text)) {
     info.kind = ImageKind::ptx;
     info.bytes = text.size();
-    info.ptx = std::string(text);
-    info.hasPTX = true;
+    info.span = text;
     return info;
   }
   info.problem = "not a fatbin, PTX or ELF image";
+  return info;
+}
+
+void zluda::shim::extractModule(ImageInfo &info) {
+  if (!info.problem.empty() || info.hasPTX)
+    return;
+  if (info.kind == ImageKind::ptx) {
+    info.ptx = std::string(info.span);
+    info.hasPTX = true;
+  } else if (info.kind == ImageKind::wrapper ||
+             info.kind == ImageKind::container) {
+    extractContainer(info);
+  }
+}
+
+ImageInfo zluda::shim::readImage(const void *image, size_t size) {
+  ImageInfo info = locateImage(image, size);
+  extractModule(info);
   return info;
 }
 

@@ -24,7 +24,10 @@ const char *imageKindName(ImageKind kind);
 
 struct ImageInfo {
   ImageKind kind = ImageKind::unknown;
-  uint64_t bytes = 0;  ///< size of the image as found (container or text)
+  uint64_t bytes = 0; ///< size of the image as found (container or text)
+  /// The image's bytes as found (the container, header included, or the
+  /// text): what `build` indexes (cache::imageIndexKey).
+  std::string_view span;
   bool hasPTX = false; ///< a PTX module was selected
   std::string ptx;     ///< its text, as the build extracted it
   std::string problem; ///< why there is no PTX, when there is none
@@ -34,9 +37,17 @@ struct ImageInfo {
   std::string containerSha256;
 };
 
-/// Reads an image in memory. `size` is the buffer's size when known (files),
-/// 0 when not (pointers given to cuModuleLoadData and friends): sizes are then
-/// taken from the headers.
+/// Finds what an image in memory is and its bytes, decompressing nothing.
+/// `size` is the buffer's size when known (files), 0 when not (pointers
+/// given to cuModuleLoadData and friends): sizes are then taken from the
+/// headers. `problem` is set when it is no image the shim can read.
+ImageInfo locateImage(const void *image, size_t size = 0);
+
+/// Reads a located image's module: the selected PTX, extracted, or for a
+/// container of machine code only its SHA-256.
+void extractModule(ImageInfo &info);
+
+/// Both: locateImage, then extractModule.
 ImageInfo readImage(const void *image, size_t size = 0);
 
 /// Builds HIP's launch `extra` list, {0x1, buf, 0x2, &size, 0x3}, from a CUDA

@@ -111,16 +111,22 @@ void Shim::finish() {
       return;
     finished = true;
   }
-  char cost[128];
+  char cost[256];
   double ms = double(counts.nanoseconds) / 1e6,
-         mb = double(counts.imageBytes) / (1 << 20);
+         mb = double(counts.imageBytes) / (1 << 20),
+         entryMs = double(counts.entryNanoseconds) / 1e6,
+         entryMb = double(counts.entryBytes) / (1 << 20);
   std::snprintf(cost, sizeof cost,
-                "; shim time %.3f ms for %.3f MB of images (%.3f ms/MB)", ms,
-                mb, mb > 0 ? ms / mb : 0.0);
+                "; shim time %.3f ms for %.3f MB of images (%.3f ms/MB): "
+                "finding keys %.3f ms (%.3f ms/MB), reading entries %.3f ms "
+                "for %.3f MB",
+                ms, mb, mb > 0 ? ms / mb : 0.0, ms - entryMs,
+                mb > 0 ? (ms - entryMs) / mb : 0.0, entryMs, entryMb);
   log("summary: " + std::to_string(counts.images) + " images, " +
       std::to_string(counts.served) + " served from the cache, " +
       std::to_string(counts.fallbacks) + " fallbacks, " +
-      std::to_string(counts.refused) + " refused" + cost);
+      std::to_string(counts.refused) + " refused" + cost + "; " +
+      std::to_string(counts.indexed) + " found by the image index");
 }
 
 void Shim::log(const std::string &line) {
@@ -143,8 +149,37 @@ Backend *Shim::getBackend() {
   return backendPtr.load(std::memory_order_acquire);
 }
 
+std::string Shim::moduleHashOf(ImageInfo &info, bool &indexed) {
+  indexed = false;
+  // The index is skipped when comparing: that needs the original's PTX.
+  if (store && info.problem.empty() && !info.span.empty() &&
+      !Compare::active()) {
+    cache::ImageRecord record;
+    std::string error;
+    if (store->readImage(cache::imageIndexKey(info.span), record, error) ==
+            cache::ReadStatus::ok &&
+        record.compilerVersion == cache::compilerVersion() &&
+        record.imageBytes == info.span.size()) {
+      indexed = true;
+      info.hasPTX = !record.linked;
+      if (record.linked)
+        info.problem = "no PTX in the fatbin";
+      return record.moduleHash;
+    }
+  }
+  extractModule(info);
+  if (info.hasPTX)
+    return cache::Sha256::hex(info.ptx);
+  // A machine-code-only container (an -rdc program's linked image) is
+  // looked up by its own hash; anything else without PTX cannot be served.
+  if (!info.containerSha256.empty())
+    return cache::linkedImageHash(info.containerSha256);
+  return "";
+}
+
 Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
-                            cache::Entry &entry, std::string &ptxSha256) {
+                            const std::string &moduleHash, bool indexed,
+                            cache::Entry &entry) {
   ++counts.images;
   counts.imageBytes += image.bytes;
   std::string head = std::string(api) + " " + imageKindName(image.kind);
@@ -156,16 +191,15 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
     ++(d == Decision::refuse ? counts.refused : counts.fallbacks);
     return d;
   };
-  // A machine-code-only container (an -rdc program's linked image) is
-  // looked up by its own hash; anything else without PTX cannot be served.
-  if (!image.hasPTX && image.containerSha256.empty())
+  if (moduleHash.empty())
     return outcome("not served: " + image.problem);
-  // Hashed once: for the log, the key and the comparison's record.
-  ptxSha256 = image.hasPTX ? cache::Sha256::hex(image.ptx)
-                           : cache::linkedImageHash(image.containerSha256);
-  head += image.hasPTX
-              ? " ptx-sha256=" + ptxSha256.substr(0, 16)
-              : " linked-image sha256=" + image.containerSha256.substr(0, 16);
+  if (indexed)
+    ++counts.indexed;
+  head += image.hasPTX ? " ptx-sha256=" + moduleHash.substr(0, 16)
+                       : " linked-image sha256=" +
+                             moduleHash.substr(moduleHash.find(':') + 1, 16);
+  if (indexed)
+    head += " (image index)";
   if (!store)
     return outcome("miss: no cache");
   Backend *b = getBackend();
@@ -178,15 +212,21 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
   // builds for either mode of its settings, down to the bare processor.
   std::string key, error, device = chip;
   cache::ReadStatus status = cache::ReadStatus::missing;
+  auto readStart = std::chrono::steady_clock::now();
   for (const std::string &candidate : cache::targetIdLookupOrder(device)) {
     key = cache::moduleKeyOfPtxHash(
-        ptxSha256, target, candidate, 0,
+        moduleHash, target, candidate, 0,
         oneWarpPerWave(device) ? cache::kOneWarpPerWave : "");
     chip = candidate;
     status = store->read(key, entry, error);
     if (status != cache::ReadStatus::missing)
       break;
   }
+  counts.entryNanoseconds +=
+      uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   std::chrono::steady_clock::now() - readStart)
+                   .count());
+  counts.entryBytes += entry.object.size();
   head += " " + target + ":" + device +
           (chip == device ? "" : " (as " + chip + ")") +
           (oneWarpPerWave(device) ? " one-warp-a-wave" : "") +
@@ -228,8 +268,10 @@ Shim::Decision Shim::lookup(const char *api, const void *image, size_t size,
                             cache::Entry &entry, std::string &ptx,
                             std::string &ptxSha256) {
   auto start = std::chrono::steady_clock::now();
-  ImageInfo info = readImage(image, size);
-  Decision d = decide(api, info, entry, ptxSha256);
+  ImageInfo info = locateImage(image, size);
+  bool indexed;
+  ptxSha256 = moduleHashOf(info, indexed);
+  Decision d = decide(api, info, ptxSha256, indexed, entry);
   if (!info.hasPTX)
     ptxSha256.clear(); // a linked image's hash: no PTX to record
   else if (Compare::active())

@@ -49,10 +49,17 @@ struct Config {
 /// Counts for the log's summary line.
 struct Stats {
   std::atomic<unsigned> images{0}, served{0}, fallbacks{0}, refused{0};
+  /// Images whose key came from the cache's image index (no decompression,
+  /// no SHA-256 of the PTX).
+  std::atomic<unsigned> indexed{0};
   /// The shim's own time on loads (reading the image, selecting and hashing
   /// the PTX, reading and verifying the entry), without the backend's load,
   /// and the bytes of the images it read.
   std::atomic<uint64_t> nanoseconds{0}, imageBytes{0};
+  /// Of that: reading and verifying entries, and their bytes (the rest is
+  /// finding the key: the image's hash, the index, or the PTX's
+  /// decompression and SHA-256).
+  std::atomic<uint64_t> entryNanoseconds{0}, entryBytes{0};
 };
 
 class Shim {
@@ -82,9 +89,16 @@ public:
 private:
   enum class Decision { serve, fallback, refuse };
   /// Looks the image up and logs the outcome; on `serve`, `entry` holds the
-  /// verified cache entry. `ptxSha256` receives the hash the key is made of.
-  Decision decide(const char *api, const ImageInfo &image, cache::Entry &entry,
-                  std::string &ptxSha256);
+  /// verified cache entry. `moduleHash` is the hash the key is made of (the
+  /// PTX's SHA-256 or cache::linkedImageHash; empty: the image cannot be
+  /// served, for `image.problem`).
+  Decision decide(const char *api, const ImageInfo &image,
+                  const std::string &moduleHash, bool indexed,
+                  cache::Entry &entry);
+  /// The hash an image's keys are made of, from the cache's image index
+  /// when it has a record of these bytes (then `indexed`), else from the
+  /// image itself (decompressed and hashed; `info` gets its PTX).
+  std::string moduleHashOf(ImageInfo &info, bool &indexed);
   /// Reads the image and decides, timing both (Stats::nanoseconds).
   /// `ptxSha256` gets the selected PTX's hash (empty for a linked image
   /// without PTX) and, with a launch-by-launch comparison, `ptx` the PTX.

@@ -22,6 +22,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   lld-22 liblld-22-dev clang-22 libclang-rt-22-dev rocm-device-libs
   libzstd-dev liblz4-dev libcli11-dev libfmt-dev catch2
+  libxxhash-dev  # XXH3-128, compiled in (the cache's checksums, image index)
   libcurl4-openssl-dev libhiredis-dev pkg-config  # the remote cache
   nginx redis-server  # the remote cache's test servers (loopback only)
   zstd  # the cache-archive test builds a hostile archive with it

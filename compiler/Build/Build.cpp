@@ -387,6 +387,26 @@ int build::runBuild(const BuildOptions &opts) {
     std::vector<size_t> parts; ///< the relocatable modules, in order
   };
   std::vector<LinkedProgram> linkedPrograms;
+  // The image index (cache::ImageRecord): each image's bytes, as a program
+  // hands them to the driver, to the hash its keys are made of.
+  std::map<std::string, cache::ImageRecord> imageRecords;
+  auto indexImage = [&](std::string_view bytes, const std::string &hash,
+                        bool linked) {
+    cache::ImageRecord r;
+    r.compilerVersion = std::string(cache::compilerVersion());
+    r.imageBytes = bytes.size();
+    r.linked = linked;
+    r.moduleHash = hash;
+    imageRecords.emplace(cache::imageIndexKey(bytes), std::move(r));
+  };
+  // A container as the input holds it (what cudart hands the driver).
+  auto containerBytes = [&](const binary::Input &in,
+                            const binary::FoundContainer &fc) {
+    std::string_view file = in.buffer->getBuffer();
+    if (fc.fileOffset >= file.size())
+      return std::string_view();
+    return file.substr(fc.fileOffset, fc.container.totalSize());
+  };
   // Inputs whose fatbins hold machine code only (no PTX: PyTorch's pip
   // wheels are built so): said in the summary, not a silent zero.
   std::vector<std::pair<std::string, std::string>> machineCodeOnly;
@@ -415,7 +435,8 @@ int build::runBuild(const BuildOptions &opts) {
         inputErrors = true;
       }
     if (in.kind == binary::InputKind::PTX) {
-      addModule(in.buffer->getBuffer().str(), in.path);
+      size_t index = addModule(in.buffer->getBuffer().str(), in.path);
+      indexImage(in.buffer->getBuffer(), modules[index].sha256, false);
       continue;
     }
     std::vector<size_t> relocatable;
@@ -443,13 +464,17 @@ int build::runBuild(const BuildOptions &opts) {
       size_t index = addModule(
           std::move(text),
           fc.member.empty() ? in.path : in.path + "(" + fc.member + ")");
+      std::string_view bytes = containerBytes(in, fc);
+      if (bytes.size() == fc.container.totalSize())
+        indexImage(bytes, modules[index].sha256, false);
       if (fc.relocatable && fc.member.empty())
         relocatable.push_back(index);
     }
     // PTX the program keeps as a string and loads itself.
     for (const binary::EmbeddedPTX &e : in.embeddedPTX) {
-      addModule(e.text,
-                e.member.empty() ? in.path : in.path + "(" + e.member + ")");
+      size_t index = addModule(
+          e.text, e.member.empty() ? in.path : in.path + "(" + e.member + ")");
+      indexImage(e.text, modules[index].sha256, false);
       anyPTX = true;
     }
     if (!in.containers.empty() && !anyPTX && !cubinArchs.empty()) {
@@ -478,12 +503,13 @@ int build::runBuild(const BuildOptions &opts) {
     };
     if (!relocatable.empty())
       for (const binary::FoundContainer *fc : linkedImages)
-        if (holdsProgram(*fc))
+        if (holdsProgram(*fc)) {
+          std::string_view bytes = containerBytes(in, *fc);
           linkedPrograms.push_back(
-              {cache::linkedImageHash(
-                   cache::Sha256::hex(in.buffer->getBuffer().substr(
-                       fc->fileOffset, fc->container.totalSize()))),
-               in.path, relocatable});
+              {cache::linkedImageHash(cache::Sha256::hex(bytes)), in.path,
+               relocatable});
+          indexImage(bytes, linkedPrograms.back().hash, true);
+        }
   }
 
   resolveDeviceLinks(modules);
@@ -737,10 +763,26 @@ int build::runBuild(const BuildOptions &opts) {
     worker();
   for (pthread_t th : pool)
     pthread_join(th, nullptr);
+  // The image index, once the entries are written. A record that cannot be
+  // written is an I/O error as an entry's is (said once, with the count).
+  unsigned imageWriteErrors = 0;
+  for (const auto &[indexKey, record] : imageRecords) {
+    std::string err;
+    if (store.writeImage(indexKey, record, err))
+      continue;
+    if (!imageWriteErrors++)
+      fmt::print(stderr, "zluda-precompile: error: image index: {}\n", err);
+  }
+  if (imageWriteErrors > 1)
+    fmt::print(stderr,
+               "zluda-precompile: error: image index: {} of {} records not "
+               "written\n",
+               imageWriteErrors, imageRecords.size());
   std::string manifestError;
-  bool manifestOk = writeManifestFile(store, manifestError);
-  if (!manifestOk)
+  bool cacheFilesOk = writeManifestFile(store, manifestError);
+  if (!cacheFilesOk)
     fmt::print(stderr, "zluda-precompile: error: {}\n", manifestError);
+  cacheFilesOk &= !imageWriteErrors;
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -786,7 +828,7 @@ int build::runBuild(const BuildOptions &opts) {
                c.rejected ? fmt::format(", {} rejected", c.rejected.load())
                           : "",
                remote->available() ? "" : " (the remote became unreachable)");
-    if (!manifestOk)
+    if (!cacheFilesOk)
       return 1;
     return inputErrors || absent || !remote->available() ? 1 : 0;
   }
@@ -913,7 +955,7 @@ int build::runBuild(const BuildOptions &opts) {
   // Kernels left out make the exit 1 whether compiled now or found so in
   // the cache: the result does not depend on what the cache held.
   return inputErrors || failed || partial || kernelsOk < kernelsTotal ||
-                 !manifestOk
+                 !cacheFilesOk
              ? 1
              : 0;
 }

@@ -1,6 +1,7 @@
 //===- Cache.cpp - The content-addressed code-object cache ----------------===//
 
 #include "compiler/Cache/Cache.h"
+#include "compiler/Cache/FastHash.h"
 #include "compiler/Cache/Sha256.h"
 #include "compiler/Cache/Version.inc"
 
@@ -22,7 +23,10 @@ using namespace zluda::cache;
 
 namespace {
 
-constexpr std::string_view magic = "ZLUDA-CACHE-ENTRY 1\n";
+// Version 2 checksums with XXH3-128; version 1 (SHA-256) is still read, so
+// that `cache verify` and `prune` understand entries of earlier compilers.
+constexpr std::string_view magic = "ZLUDA-CACHE-ENTRY 2\n";
+constexpr std::string_view magicV1 = "ZLUDA-CACHE-ENTRY 1\n";
 
 std::string errnoText(const std::string &what) {
   return what + ": " + std::strerror(errno);
@@ -204,6 +208,107 @@ bool zluda::cache::isEntryFileName(std::string_view bucket,
          isValidKey(file.substr(0, 64)) && file.substr(0, 2) == bucket;
 }
 
+bool zluda::cache::isValidImageKey(std::string_view key) {
+  return key.size() == 32 && isLowerHex(key);
+}
+
+namespace {
+
+bool isImageFileName(std::string_view bucket, std::string_view file) {
+  return file.size() == 32 + 4 && file.substr(32) == ".zci" &&
+         isValidImageKey(file.substr(0, 32)) && file.substr(0, 2) == bucket;
+}
+
+constexpr std::string_view imageMagic = "ZLUDA-CACHE-IMAGE 1\n";
+
+/// The names `isName` accepts in the two-hex-digit buckets under `top`, less
+/// their `suffixLength`-character suffix, sorted.
+std::vector<std::string>
+bucketedNames(const std::string &top, size_t suffixLength,
+              bool (*isName)(std::string_view, std::string_view)) {
+  std::vector<std::string> out;
+  DIR *dir = opendir(top.c_str());
+  if (!dir)
+    return out;
+  while (dirent *b = readdir(dir)) {
+    std::string bucket = b->d_name;
+    if (bucket.size() != 2)
+      continue;
+    DIR *d = opendir((top + "/" + bucket).c_str());
+    if (!d)
+      continue;
+    while (dirent *f = readdir(d)) {
+      std::string name = f->d_name;
+      if (isName(bucket, name))
+        out.push_back(name.substr(0, name.size() - suffixLength));
+    }
+    closedir(d);
+  }
+  closedir(dir);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+std::string zluda::cache::imageIndexKey(std::string_view imageBytes) {
+  return xxh128Hex(imageBytes);
+}
+
+std::string zluda::cache::serializeImageRecord(const ImageRecord &record) {
+  std::string body = "compiler " + oneLine(record.compilerVersion) + "\n";
+  body += "image-bytes " + std::to_string(record.imageBytes) + "\n";
+  body += std::string(record.linked ? "linked " : "ptx ") +
+          oneLine(record.moduleHash) + "\n";
+  std::string out(imageMagic);
+  out += body;
+  out += "xxh3-128 " + xxh128Hex(out) + "\n";
+  return out;
+}
+
+ReadStatus zluda::cache::parseImageRecord(std::string_view bytes,
+                                          ImageRecord &out,
+                                          std::string &error) {
+  auto corrupt = [&](const std::string &why) {
+    error = why;
+    return ReadStatus::corrupt;
+  };
+  if (bytes.substr(0, imageMagic.size()) != imageMagic)
+    return corrupt("not an image record (bad magic)");
+  size_t sumAt = bytes.rfind("xxh3-128 ");
+  if (sumAt == std::string_view::npos || bytes.back() != '\n' ||
+      (sumAt && bytes[sumAt - 1] != '\n'))
+    return corrupt("truncated or malformed record");
+  if (xxh128Hex(bytes.substr(0, sumAt)) !=
+      bytes.substr(sumAt + 9, bytes.size() - sumAt - 10))
+    return corrupt("checksum mismatch");
+  ImageRecord r;
+  std::string_view body =
+      bytes.substr(imageMagic.size(), sumAt - imageMagic.size());
+  bool sized = false;
+  while (!body.empty()) {
+    size_t eol = body.find('\n');
+    std::string_view l = body.substr(0, eol);
+    body.remove_prefix(eol + 1);
+    size_t sp = l.find(' ');
+    std::string_view name = l.substr(0, sp);
+    std::string value(sp == std::string_view::npos ? "" : l.substr(sp + 1));
+    if (name == "compiler") {
+      r.compilerVersion = value;
+    } else if (name == "image-bytes") {
+      r.imageBytes = std::strtoull(value.c_str(), nullptr, 10);
+      sized = true;
+    } else if (name == "ptx" || name == "linked") {
+      r.linked = name == "linked";
+      r.moduleHash = value;
+    }
+  }
+  if (!sized || r.moduleHash.empty())
+    return corrupt("incomplete record");
+  out = std::move(r);
+  return ReadStatus::ok;
+}
+
 std::string zluda::cache::serializeEntry(const Entry &entry) {
   const EntryMeta &m = entry.meta;
   std::string meta;
@@ -228,25 +333,34 @@ std::string zluda::cache::serializeEntry(const Entry &entry) {
     line("reason", std::to_string(n) + " " + reason);
   for (const auto &[kernel, why] : m.whyMissing)
     line("why", oneLine(kernel) + "\t" + why);
-  Sha256 sha;
-  sha.update(meta);
-  sha.update(entry.object);
   std::string out(magic);
   out += "meta-bytes " + std::to_string(meta.size()) + "\n";
   out += "object-bytes " + std::to_string(entry.object.size()) + "\n";
-  out += "sha256 " + Sha256::toHex(sha.finish()) + "\n\n";
+  out += "xxh3-128 " + xxh128Hex(meta, entry.object) + "\n\n";
   out += meta;
   out += entry.object;
   return out;
 }
 
-ReadStatus zluda::cache::parseEntry(std::string_view bytes, Entry &out,
-                                    std::string &error) {
+namespace {
+
+/// Where an entry's parts lie, from its header.
+struct EntryLayout {
+  bool v1 = false; ///< SHA-256, not XXH3-128
+  uint64_t headerBytes = 0, metaBytes = 0, objectBytes = 0;
+  std::string sum;
+};
+
+/// Reads the header at the start of `bytes`.
+ReadStatus parseEntryHeader(std::string_view bytes, EntryLayout &l,
+                            std::string &error) {
   auto corrupt = [&](const std::string &why) {
     error = why;
     return ReadStatus::corrupt;
   };
-  if (bytes.substr(0, magic.size()) != magic)
+  size_t all = bytes.size();
+  l.v1 = bytes.substr(0, magicV1.size()) == magicV1;
+  if (!l.v1 && bytes.substr(0, magic.size()) != magic)
     return corrupt("not a cache entry (bad magic)");
   bytes.remove_prefix(magic.size());
   auto header = [&](std::string_view name, std::string &value) {
@@ -258,24 +372,47 @@ ReadStatus zluda::cache::parseEntry(std::string_view bytes, Entry &out,
     bytes.remove_prefix(eol + 1);
     return true;
   };
-  std::string metaBytes, objectBytes, sum;
+  std::string metaBytes, objectBytes;
   if (!header("meta-bytes", metaBytes) ||
-      !header("object-bytes", objectBytes) || !header("sha256", sum) ||
+      !header("object-bytes", objectBytes) ||
+      !header(l.v1 ? "sha256" : "xxh3-128", l.sum) ||
       bytes.substr(0, 1) != "\n")
     return corrupt("truncated or malformed header");
-  bytes.remove_prefix(1);
-  uint64_t nMeta = std::strtoull(metaBytes.c_str(), nullptr, 10);
-  uint64_t nObject = std::strtoull(objectBytes.c_str(), nullptr, 10);
-  if (nMeta > bytes.size() || nObject != bytes.size() - nMeta)
-    return corrupt("size mismatch (truncated entry?)");
-  std::string_view meta = bytes.substr(0, nMeta);
-  std::string_view object = bytes.substr(nMeta);
-  Sha256 sha;
-  sha.update(meta);
-  sha.update(object);
-  if (Sha256::toHex(sha.finish()) != sum)
-    return corrupt("checksum mismatch");
-  Entry e;
+  l.headerBytes = all - bytes.size() + 1;
+  l.metaBytes = std::strtoull(metaBytes.c_str(), nullptr, 10);
+  l.objectBytes = std::strtoull(objectBytes.c_str(), nullptr, 10);
+  return ReadStatus::ok;
+}
+
+/// Whether the parts make the entry `l` describes: sizes, checksum.
+bool checkEntryParts(const EntryLayout &l, uint64_t fileBytes,
+                     std::string_view meta, std::string_view object,
+                     std::string &error) {
+  if (l.metaBytes > fileBytes - l.headerBytes ||
+      l.objectBytes != fileBytes - l.headerBytes - l.metaBytes ||
+      meta.size() != l.metaBytes || object.size() != l.objectBytes) {
+    error = "size mismatch (truncated entry?)";
+    return false;
+  }
+  std::string actual;
+  if (l.v1) {
+    Sha256 sha;
+    sha.update(meta);
+    sha.update(object);
+    actual = Sha256::toHex(sha.finish());
+  } else {
+    actual = xxh128Hex(meta, object);
+  }
+  if (actual != l.sum) {
+    error = "checksum mismatch";
+    return false;
+  }
+  return true;
+}
+
+/// The metadata lines of a checked entry.
+EntryMeta parseEntryMeta(std::string_view meta) {
+  EntryMeta m;
   while (!meta.empty()) {
     size_t eol = meta.find('\n');
     std::string_view l = meta.substr(0, eol);
@@ -284,41 +421,57 @@ ReadStatus zluda::cache::parseEntry(std::string_view bytes, Entry &out,
     std::string_view name = l.substr(0, sp);
     std::string value(sp == std::string_view::npos ? "" : l.substr(sp + 1));
     if (name == "key")
-      e.meta.key = value;
+      m.key = value;
     else if (name == "target")
-      e.meta.target = value;
+      m.target = value;
     else if (name == "chip")
-      e.meta.chip = value;
+      m.chip = value;
     else if (name == "code-object")
-      e.meta.codeObjectVersion =
-          unsigned(std::strtoul(value.c_str(), nullptr, 10));
+      m.codeObjectVersion = unsigned(std::strtoul(value.c_str(), nullptr, 10));
     else if (name == "compiler")
-      e.meta.compilerVersion = value;
+      m.compilerVersion = value;
     else if (name == "ptx-sha256")
-      e.meta.ptxSha256 = value;
+      m.ptxSha256 = value;
     else if (name == "kernel")
-      e.meta.kernels.push_back(value);
+      m.kernels.push_back(value);
     else if (name == "missing-kernel")
-      e.meta.missingKernels.push_back(value);
+      m.missingKernels.push_back(value);
     else if (name == "source")
-      e.meta.sources.push_back(value);
+      m.sources.push_back(value);
     else if (name == "error")
-      e.meta.error = value;
+      m.error = value;
     else if (name == "reason") {
       size_t sp2 = value.find(' ');
       if (sp2 != std::string::npos)
-        e.meta.reasons.emplace_back(
+        m.reasons.emplace_back(
             value.substr(sp2 + 1),
             unsigned(std::strtoul(value.c_str(), nullptr, 10)));
     } else if (name == "why") {
       size_t tab = value.find('\t');
       if (tab != std::string::npos)
-        e.meta.whyMissing.emplace_back(value.substr(0, tab),
-                                       value.substr(tab + 1));
+        m.whyMissing.emplace_back(value.substr(0, tab), value.substr(tab + 1));
     }
   }
-  e.object.assign(object);
-  out = std::move(e);
+  return m;
+}
+
+} // namespace
+
+ReadStatus zluda::cache::parseEntry(std::string_view bytes, Entry &out,
+                                    std::string &error) {
+  EntryLayout l;
+  if (parseEntryHeader(bytes, l, error) != ReadStatus::ok)
+    return ReadStatus::corrupt;
+  std::string_view rest =
+      bytes.substr(std::min<size_t>(l.headerBytes, bytes.size()));
+  std::string_view meta =
+      rest.substr(0, std::min<size_t>(l.metaBytes, rest.size()));
+  std::string_view object = rest.substr(meta.size());
+  if (l.headerBytes > bytes.size() ||
+      !checkEntryParts(l, bytes.size(), meta, object, error))
+    return ReadStatus::corrupt;
+  out.meta = parseEntryMeta(meta);
+  out.object.assign(object);
   return ReadStatus::ok;
 }
 
@@ -347,16 +500,55 @@ ReadStatus Cache::read(std::string_view key, Entry &out,
     error = "not a regular file";
     return ReadStatus::corrupt;
   }
-  if (!readFile(path, bytes)) {
+  // The header first, then the metadata and the object each straight into
+  // its own string: the object is copied once, from the page cache (the
+  // runtime shim reads an entry at every load it serves).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     error = std::string("cannot read it: ") + std::strerror(errno);
     return ReadStatus::corrupt;
   }
-  ReadStatus s = parseEntry(bytes, out, error);
-  if (s == ReadStatus::ok && out.meta.key != key) {
+  uint64_t fileBytes = uint64_t(st.st_size);
+  auto readAt = [&](uint64_t offset, std::string &into) {
+    for (size_t done = 0; done < into.size();) {
+      ssize_t n = ::pread(fd, into.data() + done, into.size() - done,
+                          off_t(offset + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0) {
+        error = n < 0 ? std::string("cannot read it: ") + std::strerror(errno)
+                      : "size mismatch (truncated entry?)";
+        return false;
+      }
+      done += size_t(n);
+    }
+    return true;
+  };
+  EntryLayout l;
+  std::string head(std::min<uint64_t>(fileBytes, 4096), '\0'), meta, object;
+  bool ok = readAt(0, head) &&
+            parseEntryHeader(head, l, error) == ReadStatus::ok &&
+            l.metaBytes <= fileBytes - l.headerBytes &&
+            l.objectBytes == fileBytes - l.headerBytes - l.metaBytes;
+  if (ok) {
+    meta.resize(l.metaBytes);
+    object.resize(l.objectBytes);
+    ok = readAt(l.headerBytes, meta) &&
+         readAt(l.headerBytes + l.metaBytes, object) &&
+         checkEntryParts(l, fileBytes, meta, object, error);
+  } else if (error.empty()) {
+    error = "size mismatch (truncated entry?)";
+  }
+  ::close(fd);
+  if (!ok)
+    return ReadStatus::corrupt;
+  out.meta = parseEntryMeta(meta);
+  out.object = std::move(object);
+  if (out.meta.key != key) {
     error = "entry holds another key";
     return ReadStatus::corrupt;
   }
-  return s;
+  return ReadStatus::ok;
 }
 
 bool Cache::write(const Entry &entry, std::string &error) const {
@@ -430,29 +622,73 @@ void Cache::remove(std::string_view key) const {
   std::filesystem::remove_all(entryPath(key), ec);
 }
 
-std::vector<std::string> Cache::keys() const {
-  std::vector<std::string> out;
-  std::string entries = dir + "/v1/entries";
-  DIR *top = opendir(entries.c_str());
-  if (!top)
-    return out;
-  while (dirent *b = readdir(top)) {
-    std::string bucket = b->d_name;
-    if (bucket.size() != 2)
-      continue;
-    DIR *d = opendir((entries + "/" + bucket).c_str());
-    if (!d)
-      continue;
-    while (dirent *f = readdir(d)) {
-      std::string name = f->d_name;
-      if (isEntryFileName(bucket, name))
-        out.push_back(name.substr(0, 64));
-    }
-    closedir(d);
+std::string Cache::imagePath(std::string_view indexKey) const {
+  return dir + "/v1/images/" + std::string(indexKey.substr(0, 2)) + "/" +
+         std::string(indexKey) + ".zci";
+}
+
+ReadStatus Cache::readImage(std::string_view indexKey, ImageRecord &out,
+                            std::string &error) const {
+  std::string bytes, path = imagePath(indexKey);
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
+    return ReadStatus::missing;
+  if (!S_ISREG(st.st_mode)) {
+    error = "not a regular file";
+    return ReadStatus::corrupt;
   }
-  closedir(top);
-  std::sort(out.begin(), out.end());
-  return out;
+  if (!readFile(path, bytes)) {
+    error = std::string("cannot read it: ") + std::strerror(errno);
+    return ReadStatus::corrupt;
+  }
+  return parseImageRecord(bytes, out, error);
+}
+
+bool Cache::writeImage(std::string_view indexKey, const ImageRecord &record,
+                       std::string &error) const {
+  if (!isValidImageKey(indexKey)) {
+    error = "invalid image index key '" + std::string(indexKey) + "'";
+    return false;
+  }
+  std::string bytes = serializeImageRecord(record), have,
+              final = imagePath(indexKey);
+  if (readFile(final, have) && have == bytes)
+    return true;
+  std::string bucket = dir + "/v1/images/" + std::string(indexKey.substr(0, 2));
+  if (!makeDirs(bucket, error))
+    return false;
+  std::random_device rd;
+  std::string tmp = dir + "/v1/tmp/" + std::string(indexKey) + "." +
+                    std::to_string(getpid()) + "." + std::to_string(rd());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = errnoText("cannot create " + tmp);
+    return false;
+  }
+  bool ok = writeAll(fd, bytes);
+  if (!ok)
+    error = errnoText("cannot write " + tmp);
+  ::close(fd);
+  if (ok && ::rename(tmp.c_str(), final.c_str()) != 0) {
+    error = errnoText("cannot rename " + tmp + " to " + final);
+    ok = false;
+  }
+  if (!ok)
+    ::unlink(tmp.c_str());
+  return ok;
+}
+
+void Cache::removeImage(std::string_view indexKey) const {
+  std::error_code ec;
+  std::filesystem::remove_all(imagePath(indexKey), ec);
+}
+
+std::vector<std::string> Cache::keys() const {
+  return bucketedNames(dir + "/v1/entries", 4, isEntryFileName);
+}
+
+std::vector<std::string> Cache::imageKeys() const {
+  return bucketedNames(dir + "/v1/images", 4, isImageFileName);
 }
 
 unsigned Cache::removeStaleTemporaries(unsigned minAgeSeconds) const {
@@ -500,7 +736,8 @@ Cache::layoutProblems(unsigned staleSeconds) const {
   for (const std::string &name : names(v1)) {
     std::string path = v1 + "/" + name;
     char k = kind(path);
-    bool dirName = name == "entries" || name == "tmp" || name == "locks";
+    bool dirName = name == "entries" || name == "images" || name == "tmp" ||
+                   name == "locks";
     bool fileName = name == "lock" || name == "manifest.json";
     if (dirName && k != 'd')
       out.push_back({path, "not a directory"});
@@ -509,24 +746,30 @@ Cache::layoutProblems(unsigned staleSeconds) const {
     else if (!dirName && !fileName)
       out.push_back({path, "not part of a cache"});
   }
-  std::string entries = v1 + "/entries";
-  for (const std::string &bucket : names(entries)) {
-    std::string path = entries + "/" + bucket;
-    if (bucket.size() != 2 || !isLowerHex(bucket)) {
-      out.push_back({path, "not a bucket of entries"});
-      continue;
+  // Entry files (and records) that are not regular files are corrupt,
+  // which reading reports; here, names that are no entry's or record's.
+  auto buckets = [&](const std::string &top, const std::string &bucketWhy,
+                     const std::string &fileWhy,
+                     bool (*isName)(std::string_view, std::string_view)) {
+    for (const std::string &bucket : names(top)) {
+      std::string path = top + "/" + bucket;
+      if (bucket.size() != 2 || !isLowerHex(bucket)) {
+        out.push_back({path, bucketWhy});
+        continue;
+      }
+      if (kind(path) != 'd') {
+        out.push_back({path, "not a directory"});
+        continue;
+      }
+      for (const std::string &name : names(path))
+        if (!isName(bucket, name))
+          out.push_back({path + "/" + name, fileWhy});
     }
-    if (kind(path) != 'd') {
-      out.push_back({path, "not a directory"});
-      continue;
-    }
-    for (const std::string &name : names(path)) {
-      // Entry files that are not regular files are corrupt entries, which
-      // reading reports; here, names that are no entry's.
-      if (!isEntryFileName(bucket, name))
-        out.push_back({path + "/" + name, "not an entry file"});
-    }
-  }
+  };
+  buckets(v1 + "/entries", "not a bucket of entries", "not an entry file",
+          isEntryFileName);
+  buckets(v1 + "/images", "not a bucket of image records",
+          "not an image record file", isImageFileName);
   time_t now = time(nullptr);
   std::string tmp = v1 + "/tmp";
   for (const std::string &name : names(tmp)) {

@@ -4,6 +4,7 @@
 // reads it, and both compute keys with this library. Layout (docs/cache.md):
 //
 //   DIR/v1/entries/<k0k1>/<key>.zce   one entry: header, metadata, object
+//   DIR/v1/images/<k0k1>/<ikey>.zci   image index: an image's bytes -> key
 //   DIR/v1/tmp/                       writes in progress
 //   DIR/v1/manifest.json              what `build` last saw (for tools)
 //
@@ -105,6 +106,35 @@ struct Entry {
 /// Why a read failed.
 enum class ReadStatus { ok, missing, corrupt };
 
+/// The image index (docs/cache.md): from the bytes of an image a program
+/// hands the driver (a fatbin container as the binary holds it, or PTX
+/// text) to the hash its entries' keys are made of, so that the runtime
+/// shim finds an entry without decompressing and hashing the PTX. `build`
+/// writes a record for every image it reads; a record is only a shortcut:
+/// without one the shim computes the same key the long way.
+struct ImageRecord {
+  std::string compilerVersion; ///< records of other compilers are ignored
+  uint64_t imageBytes = 0;     ///< checked against the image's size
+  /// A device-linked image (-rdc, machine code only): `moduleHash` is
+  /// linkedImageHash of its SHA-256; else the SHA-256 of its PTX.
+  bool linked = false;
+  std::string moduleHash;
+};
+
+/// The index key of an image's bytes: XXH3-128 (hex), not a cryptographic
+/// hash (FastHash.h): the record it finds only names a key, and the entry
+/// under that key is checked as any other.
+std::string imageIndexKey(std::string_view imageBytes);
+
+/// Whether `key` is an index key (32 lowercase hex digits).
+bool isValidImageKey(std::string_view key);
+
+/// Record serialization (exposed for tests): a short text that checksums
+/// itself, so that a torn or damaged record reads as corrupt.
+std::string serializeImageRecord(const ImageRecord &record);
+ReadStatus parseImageRecord(std::string_view bytes, ImageRecord &out,
+                            std::string &error);
+
 class Cache {
 public:
   explicit Cache(std::string dir);
@@ -125,6 +155,19 @@ public:
 
   /// Removes the entry of `key` (a corrupt one, before rebuilding it).
   void remove(std::string_view key) const;
+
+  /// The image index: DIR/v1/images/<k0k1>/<index key>.zci.
+  std::string imagePath(std::string_view indexKey) const;
+  ReadStatus readImage(std::string_view indexKey, ImageRecord &out,
+                       std::string &error) const;
+  /// Writes the record unless the same one is there (records are small and
+  /// rewritten by every build: no fsync; a torn one reads as corrupt and
+  /// is only a missed shortcut). False with `error` on failure.
+  bool writeImage(std::string_view indexKey, const ImageRecord &record,
+                  std::string &error) const;
+  void removeImage(std::string_view indexKey) const;
+  /// The index keys of every record file present, sorted.
+  std::vector<std::string> imageKeys() const;
 
   /// Marks the entry of `key` as just used (its file's modification time:
   /// one utimensat, no write), which `cache prune --max-size` evicts by,

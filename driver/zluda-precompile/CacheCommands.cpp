@@ -51,6 +51,21 @@ int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
     if (removeCorrupt)
       store.remove(key);
   }
+  // The image index: each record readable (a torn or damaged one is only a
+  // missed shortcut for the shim, but it is reported and removed alike).
+  unsigned images = 0, badImages = 0;
+  for (const std::string &indexKey : store.imageKeys()) {
+    cache::ImageRecord r;
+    std::string error;
+    if (store.readImage(indexKey, r, error) == cache::ReadStatus::ok) {
+      ++images;
+      continue;
+    }
+    ++badImages;
+    fmt::print("corrupt: {}: {}\n", store.imagePath(indexKey), error);
+    if (removeCorrupt)
+      store.removeImage(indexKey);
+  }
   // The layout: what is not the cache's, and what killed writers left
   // (older than an hour, as build removes them: not a running write).
   std::vector<cache::Cache::LayoutProblem> layout = store.layoutProblems(3600);
@@ -78,9 +93,15 @@ int driver::runCacheVerify(const std::string &dir, bool removeCorrupt) {
           ? ""
           : fmt::format(", {} layout problems{}", layout.size(),
                         removeCorrupt ? " (removed" + repaired + ")" : "");
-  fmt::print("{} entries verified, {} corrupt{}{}\n", ok, bad,
-             bad && removeCorrupt ? " (removed)" : "", layoutText);
-  return bad || !layout.empty() ? 1 : 0;
+  std::string imageText =
+      images + badImages
+          ? fmt::format(", {} image records, {} corrupt{}", images + badImages,
+                        badImages,
+                        badImages && removeCorrupt ? " (removed)" : "")
+          : "";
+  fmt::print("{} entries verified, {} corrupt{}{}{}\n", ok, bad,
+             bad && removeCorrupt ? " (removed)" : "", imageText, layoutText);
+  return bad || badImages || !layout.empty() ? 1 : 0;
 }
 
 int driver::runCacheList(const std::string &dir) {
@@ -124,10 +145,25 @@ int driver::runCachePrune(const std::string &dir, uint64_t maxBytes) {
     ++removed;
     freed += ec ? 0 : size;
   }
+  // Image records of other compilers (the shim ignores them) or corrupt.
+  unsigned imagesRemoved = 0;
+  for (const std::string &indexKey : store.imageKeys()) {
+    cache::ImageRecord r;
+    std::string error;
+    if (store.readImage(indexKey, r, error) == cache::ReadStatus::ok &&
+        r.compilerVersion == current)
+      continue;
+    store.removeImage(indexKey);
+    ++imagesRemoved;
+  }
   store.removeStaleTemporaries(3600); // as build does: not a running write
   fmt::print("{} entries kept, {} removed ({:.1f} MB): entries of other "
-             "compiler versions and corrupt ones\n",
-             kept, removed, double(freed) / (1 << 20));
+             "compiler versions and corrupt ones{}\n",
+             kept, removed, double(freed) / (1 << 20),
+             imagesRemoved ? fmt::format("; {} image records of other "
+                                         "compilers or corrupt removed",
+                                         imagesRemoved)
+                           : "");
   if (!maxBytes)
     return 0;
   // Least recently used first (modification time, then key: a stable
@@ -220,6 +256,22 @@ int driver::runCacheMerge(const std::vector<std::string> &sources,
         continue;
       }
       added += write && !conflict;
+    }
+    // The image index: a record the destination lacks (or has from another
+    // compiler) is copied.
+    std::string current(cache::compilerVersion());
+    for (const std::string &indexKey : from.imageKeys()) {
+      cache::ImageRecord r, have;
+      std::string ignored;
+      if (from.readImage(indexKey, r, ignored) != cache::ReadStatus::ok)
+        continue;
+      if (dst.readImage(indexKey, have, ignored) == cache::ReadStatus::ok &&
+          (have.compilerVersion == current || r.compilerVersion != current))
+        continue;
+      if (!dst.writeImage(indexKey, r, error)) {
+        fmt::print(stderr, "zluda-precompile: error: {}\n", error);
+        ++failed;
+      }
     }
   }
   if (!build::writeManifest(dst, error)) {

@@ -1,12 +1,13 @@
 // libFuzzer target over what a cache reads from disk or from a shared store:
-// an entry file (header, metadata, code object) and a packed cache archive.
-// The bytes are tried three ways: as an entry file; as an entry's metadata
+// an entry file (header, metadata, code object), an image index record and a
+// packed cache archive. The bytes are tried four ways: as an entry file; as
+// an image record; as an entry's metadata
 // and object behind a correct header and checksum (so that the metadata
 // parser is reached), where a parsed entry must serialize back to what
 // parses to the same entry; and as the ustar archive `cache unpack` walks.
 #include "compiler/Cache/Archive.h"
 #include "compiler/Cache/Cache.h"
-#include "compiler/Cache/Sha256.h"
+#include "compiler/Cache/FastHash.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -32,22 +33,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Entry e;
   std::string error;
   (void)parseEntry(bytes, e, error);
+  ImageRecord record;
+  if (parseImageRecord(bytes, record, error) == ReadStatus::ok) {
+    ImageRecord again;
+    if (parseImageRecord(serializeImageRecord(record), again, error) !=
+            ReadStatus::ok ||
+        again.compilerVersion != record.compilerVersion ||
+        again.imageBytes != record.imageBytes ||
+        again.linked != record.linked || again.moduleHash != record.moduleHash)
+      std::abort(); // what we write does not read back
+  }
 
   // Metadata and object behind a header that is right about them.
   if (size >= 1) {
     size_t split = size_t(data[0]) * (size - 1) / 255;
     std::string_view rest = bytes.substr(1);
     std::string_view meta = rest.substr(0, split), object = rest.substr(split);
-    Sha256 sha;
-    sha.update(meta);
-    sha.update(object);
     static const std::string magic = [] {
       std::string any = serializeEntry(Entry{});
       return any.substr(0, any.find("meta-bytes "));
     }();
     std::string file = magic + "meta-bytes " + std::to_string(meta.size()) +
                        "\nobject-bytes " + std::to_string(object.size()) +
-                       "\nsha256 " + Sha256::toHex(sha.finish()) + "\n\n";
+                       "\nxxh3-128 " + xxh128Hex(meta, object) + "\n\n";
     file.append(meta);
     file.append(object);
     Entry first;

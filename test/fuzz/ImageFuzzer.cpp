@@ -5,6 +5,7 @@
 // wrappers are not fuzzed (their container is, as a bare container).
 #include "runtime-shim/Image.h"
 
+#include "compiler/Cache/FastHash.h"
 #include "compiler/Fatbin/Fatbin.h"
 
 #include <cstdint>
@@ -24,5 +25,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       zluda::shim::readImage(size ? image.data() : nullptr, size);
   if (!info.hasPTX && info.problem.empty())
     std::abort(); // no PTX and no reason why
+  // The bytes the image index is keyed by lie inside the image (hashing
+  // them reads every one, under the sanitizers).
+  if (!info.span.empty() &&
+      (info.span.data() < reinterpret_cast<const char *>(image.data()) ||
+       info.span.data() + info.span.size() >
+           reinterpret_cast<const char *>(image.data()) + size))
+    std::abort();
+  (void)zluda::cache::xxh128Hex(info.span); // cache::imageIndexKey
   return 0;
 }

@@ -1,16 +1,19 @@
 //===- CacheTest.cpp - SHA-256, keys, entries, atomic writes --------------===//
 
 #include "compiler/Cache/Cache.h"
+#include "compiler/Cache/FastHash.h"
 #include "compiler/Cache/Sha256.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace zluda::cache;
@@ -148,6 +151,124 @@ TEST_CASE("cache entries round-trip and every corruption is detected",
     bad[i] ^= 0x10;
     CHECK(parseEntry(bad, back, error) == ReadStatus::corrupt);
   }
+}
+
+TEST_CASE("XXH3-128 is xxHash's, in one piece or two", "[cache]") {
+  // xxHash's reference value for the empty input (XXH3_128bits, seed 0).
+  CHECK(xxh128Hex("") == "99aa06d3014798d86001c324468d497f");
+  std::string data;
+  for (size_t i = 0; i < 70000; ++i)
+    data += char(i * 131 + (i >> 7));
+  // Lengths across XXH3's size classes (16, 128, 240 bytes, its stripes and
+  // blocks), each split at a few points: the streamed hash is the one-shot.
+  for (size_t n : {size_t(1), size_t(16), size_t(17), size_t(128), size_t(129),
+                   size_t(240), size_t(241), size_t(1024), size_t(1025),
+                   size_t(65536), size_t(70000)}) {
+    std::string_view all(data.data(), n);
+    std::string whole = xxh128Hex(all);
+    CHECK(whole.size() == 32);
+    for (size_t cut : {size_t(1), n / 2, n - 1})
+      if (cut && cut < n)
+        CHECK(xxh128Hex(all.substr(0, cut), all.substr(cut)) == whole);
+  }
+  CHECK(xxh128Hex("a") != xxh128Hex("b"));
+}
+
+TEST_CASE("entries are written as version 2 and version 1 is still read",
+          "[cache]") {
+  Entry e = sampleEntry("ptx v", "gfx1100");
+  std::string bytes = serializeEntry(e);
+  CHECK(bytes.rfind("ZLUDA-CACHE-ENTRY 2\nmeta-bytes ", 0) == 0);
+  CHECK(bytes.find("\nxxh3-128 ") != std::string::npos);
+  // The same entry as a compiler before the change wrote it: SHA-256.
+  size_t blank = bytes.find("\n\n");
+  std::string body = bytes.substr(blank + 2);
+  size_t metaBytes = std::stoul(bytes.substr(bytes.find("meta-bytes ") + 11));
+  Sha256 sha;
+  sha.update(std::string_view(body).substr(0, metaBytes));
+  sha.update(std::string_view(body).substr(metaBytes));
+  std::string v1 = "ZLUDA-CACHE-ENTRY 1\nmeta-bytes " +
+                   std::to_string(metaBytes) + "\nobject-bytes " +
+                   std::to_string(body.size() - metaBytes) + "\nsha256 " +
+                   Sha256::toHex(sha.finish()) + "\n\n" + body;
+  Entry back;
+  std::string error;
+  REQUIRE(parseEntry(v1, back, error) == ReadStatus::ok);
+  CHECK(back.meta.key == e.meta.key);
+  CHECK(back.object == e.object);
+  // Each version's own checksum only.
+  std::string mixed = v1;
+  mixed.replace(0, 20, "ZLUDA-CACHE-ENTRY 2\n");
+  CHECK(parseEntry(mixed, back, error) == ReadStatus::corrupt);
+  std::string flipped = v1;
+  flipped.back() ^= 1;
+  CHECK(parseEntry(flipped, back, error) == ReadStatus::corrupt);
+  CHECK(error == "checksum mismatch");
+}
+
+TEST_CASE("image records round-trip, checksum themselves, are rewritten "
+          "only when changed",
+          "[cache]") {
+  ImageRecord r;
+  r.compilerVersion = "test 1";
+  r.imageBytes = 4096;
+  r.moduleHash = Sha256::hex("ptx");
+  std::string bytes = serializeImageRecord(r);
+  ImageRecord back;
+  std::string error;
+  REQUIRE(parseImageRecord(bytes, back, error) == ReadStatus::ok);
+  CHECK(back.compilerVersion == r.compilerVersion);
+  CHECK(back.imageBytes == 4096);
+  CHECK_FALSE(back.linked);
+  CHECK(back.moduleHash == r.moduleHash);
+  for (size_t n = 0; n < bytes.size(); ++n)
+    CHECK(parseImageRecord(std::string_view(bytes).substr(0, n), back, error) ==
+          ReadStatus::corrupt);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    std::string bad = bytes;
+    bad[i] ^= 0x04;
+    CHECK(parseImageRecord(bad, back, error) == ReadStatus::corrupt);
+  }
+  r.linked = true;
+  r.moduleHash = linkedImageHash(Sha256::hex("image"));
+  REQUIRE(parseImageRecord(serializeImageRecord(r), back, error) ==
+          ReadStatus::ok);
+  CHECK(back.linked);
+  CHECK(back.moduleHash == r.moduleHash);
+
+  std::string dir = tempDir();
+  Cache cache(dir + "/c");
+  REQUIRE(cache.open(error));
+  std::string key = imageIndexKey("the image's bytes");
+  CHECK(isValidImageKey(key));
+  CHECK(cache.readImage(key, back, error) == ReadStatus::missing);
+  REQUIRE(cache.writeImage(key, r, error));
+  REQUIRE(cache.readImage(key, back, error) == ReadStatus::ok);
+  CHECK(back.moduleHash == r.moduleHash);
+  CHECK(cache.imageKeys() == std::vector<std::string>{key});
+  CHECK(cache.imagePath(key) ==
+        dir + "/c/v1/images/" + key.substr(0, 2) + "/" + key + ".zci");
+  // The same record again is not rewritten (every build writes them all).
+  struct stat before, after;
+  REQUIRE(stat(cache.imagePath(key).c_str(), &before) == 0);
+  REQUIRE(cache.writeImage(key, r, error));
+  REQUIRE(stat(cache.imagePath(key).c_str(), &after) == 0);
+  CHECK(before.st_ino == after.st_ino);
+  r.imageBytes = 8192; // a changed one is
+  REQUIRE(cache.writeImage(key, r, error));
+  REQUIRE(cache.readImage(key, back, error) == ReadStatus::ok);
+  CHECK(back.imageBytes == 8192);
+  CHECK_FALSE(cache.writeImage("not-a-key", r, error));
+  CHECK(error.find("invalid image index key") != std::string::npos);
+  // The layout knows the index, and what does not belong in it.
+  CHECK(cache.layoutProblems(3600).empty());
+  std::ofstream(dir + "/c/v1/images/" + key.substr(0, 2) + "/stray") << "x";
+  std::vector<Cache::LayoutProblem> problems = cache.layoutProblems(3600);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].why == "not an image record file");
+  cache.removeImage(key);
+  CHECK(cache.readImage(key, back, error) == ReadStatus::missing);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cache writes are atomic and readable by key", "[cache]") {

@@ -316,6 +316,66 @@ TEST_CASE("entries that fail verification are never loaded", "[shim]") {
              std::string::npos));
 }
 
+TEST_CASE("the image index finds the key without reading the PTX", "[shim]") {
+  Fixture fx;
+  putEntry(fx.store, kPTX, "nvptx", "sm_90", "// cached build\n");
+  // A container whose compressed PTX does not decompress: only the index
+  // can serve it, which shows the PTX is neither decompressed nor hashed.
+  EntrySpec e;
+  e.payload = kPTX;
+  e.stored = std::string(40, 'x');
+  e.flags |= fatbin::kFlagLZ4;
+  e.uncompressed = kPTX.size();
+  std::string packed = container({entry(cubinEntry('\0')), entry(e)});
+  Wrapper w;
+  w.data = packed.data();
+  cache::ImageRecord record;
+  record.compilerVersion = std::string(cache::compilerVersion());
+  record.imageBytes = packed.size();
+  record.moduleHash = cache::Sha256::hex(kPTX);
+  std::string indexKey = cache::imageIndexKey(packed), error;
+  bool served = true;
+  SECTION("a record of these bytes") {
+    REQUIRE(fx.store.writeImage(indexKey, record, error));
+  }
+  SECTION("no record") { served = false; }
+  SECTION("a record of another compiler") {
+    record.compilerVersion = "zluda-precompile 0.0.1";
+    REQUIRE(fx.store.writeImage(indexKey, record, error));
+    served = false;
+  }
+  SECTION("a record of another size") {
+    record.imageBytes += 8;
+    REQUIRE(fx.store.writeImage(indexKey, record, error));
+    served = false;
+  }
+  SECTION("a damaged record") {
+    REQUIRE(fx.store.writeImage(indexKey, record, error));
+    std::string path = fx.store.imagePath(indexKey);
+    std::string bytes = readAll(path);
+    bytes[bytes.find("ptx ") + 5] ^= 1;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    served = false;
+  }
+  auto shim = fx.make();
+  CUmodule m = nullptr;
+  REQUIRE(shim->cuModuleLoadData(&m, &w) == CUDA_SUCCESS);
+  CHECK(shim->handles().owns(m) == served);
+  CHECK(shim->stats().indexed == (served ? 1u : 0u));
+  shim->finish();
+  std::string log = fx.log();
+  if (served) {
+    CHECK(take() == "cuModuleLoadData // cached build\n"
+                    "cuFuncLoad function (all)\n");
+    CHECK(log.find("ptx-sha256=" + record.moduleHash.substr(0, 16) +
+                   " (image index) nvptx:sm_90") != std::string::npos);
+    CHECK(log.find("; 1 found by the image index") != std::string::npos);
+  } else {
+    CHECK(log.find("not served: ") != std::string::npos);
+    CHECK(log.find("; 0 found by the image index") != std::string::npos);
+  }
+}
+
 TEST_CASE("hip backend: a target ID with settings finds the best build",
           "[shim]") {
   // The device runs gfx942 with SRAM ECC on and XNACK off: a build for
