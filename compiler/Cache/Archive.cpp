@@ -53,16 +53,32 @@ std::string zluda::cache::tarHeader(const std::string &name, uint64_t size) {
   return h;
 }
 
-bool zluda::cache::archiveEntryName(std::string_view name, std::string &key) {
-  constexpr std::string_view prefix = "v1/entries/";
+namespace {
+
+/// `<prefix><2 hex>/<file>` with `isName(bucket, file)`; the file's name
+/// less its 4-character suffix in `key`.
+bool bucketedName(std::string_view name, std::string_view prefix,
+                  bool (*isName)(std::string_view, std::string_view),
+                  std::string &key) {
   if (name.substr(0, prefix.size()) != prefix)
     return false;
   name.remove_prefix(prefix.size());
   if (name.size() < 3 || name[2] != '/' ||
-      !isEntryFileName(name.substr(0, 2), name.substr(3)))
+      !isName(name.substr(0, 2), name.substr(3)))
     return false;
-  key = std::string(name.substr(3, 64));
+  key = std::string(name.substr(3, name.size() - 3 - 4));
   return true;
+}
+
+} // namespace
+
+bool zluda::cache::archiveEntryName(std::string_view name, std::string &key) {
+  return bucketedName(name, "v1/entries/", isEntryFileName, key);
+}
+
+bool zluda::cache::archiveImageName(std::string_view name,
+                                    std::string &indexKey) {
+  return bucketedName(name, "v1/images/", isImageFileName, indexKey);
 }
 
 bool zluda::cache::walkArchive(

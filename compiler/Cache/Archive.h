@@ -1,6 +1,7 @@
 //===- Archive.h - The ustar format of packed caches ------------*- C++ -*-===//
 //
-// LLVM-free. `cache pack` writes a cache's entries as a ustar archive (then
+// LLVM-free. `cache pack` writes a cache's entries (and its image index) as a
+// ustar archive (then
 // compressed with zstd); `cache unpack` walks one it did not write, so the
 // walk trusts nothing: every header is checked (checksum, size within the
 // archive) before its data is handed out.
@@ -26,6 +27,10 @@ std::string tarHeader(const std::string &name, uint64_t size);
 /// Whether `name` is exactly `v1/entries/<2 hex>/<64 hex>.zce` whose
 /// directory is its key's first two digits; the key in `key`.
 bool archiveEntryName(std::string_view name, std::string &key);
+
+/// Whether `name` is exactly `v1/images/<2 hex>/<32 hex>.zci` (an image
+/// index record, docs/cache.md) in its key's bucket; the key in `indexKey`.
+bool archiveImageName(std::string_view name, std::string &indexKey);
 
 /// One member of an archive: its name, its type flag ('0' or '\0' a
 /// regular file, '5' a directory, ...) and its bytes (inside the archive).

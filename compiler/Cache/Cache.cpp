@@ -212,12 +212,13 @@ bool zluda::cache::isValidImageKey(std::string_view key) {
   return key.size() == 32 && isLowerHex(key);
 }
 
-namespace {
-
-bool isImageFileName(std::string_view bucket, std::string_view file) {
+bool zluda::cache::isImageFileName(std::string_view bucket,
+                                   std::string_view file) {
   return file.size() == 32 + 4 && file.substr(32) == ".zci" &&
          isValidImageKey(file.substr(0, 32)) && file.substr(0, 2) == bucket;
 }
+
+namespace {
 
 constexpr std::string_view imageMagic = "ZLUDA-CACHE-IMAGE 1\n";
 

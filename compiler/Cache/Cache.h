@@ -210,6 +210,11 @@ bool isValidKey(std::string_view key);
 /// `bucket`: `<key>.zce` with the key's first two digits the bucket's.
 bool isEntryFileName(std::string_view bucket, std::string_view file);
 
+/// Whether `file` is the name of an image record file in the bucket
+/// directory `bucket`: `<index key>.zci`, the key's first two digits the
+/// bucket's.
+bool isImageFileName(std::string_view bucket, std::string_view file);
+
 /// Entry serialization (exposed for tests).
 std::string serializeEntry(const Entry &entry);
 ReadStatus parseEntry(std::string_view bytes, Entry &out, std::string &error);

@@ -1,7 +1,8 @@
 //===- CacheArchive.cpp - `cache pack` and `cache unpack` -----------------===//
 //
 // A cache shipped as one file: a ustar archive of the cache's entries
-// (v1/entries/<2 hex>/<key>.zce, sorted by name, mode 0644, owner 0, time
+// (v1/entries/<2 hex>/<key>.zce, then its image index, v1/images/<2 hex>/
+// <index key>.zci; sorted by name, mode 0644, owner 0, time
 // 0: the same cache packs to the same bytes) compressed with zstd. Unpack
 // trusts nothing: it reads regular files named like entries and nothing
 // else (no absolute paths, no `..`, no links or devices), verifies each
@@ -91,6 +92,25 @@ int driver::runCachePack(const std::string &dir, const std::string &output) {
       break;
     ++packed;
   }
+  // The image index after the entries (docs/cache.md): records that read
+  // back whole; the shim of the unpacked cache finds keys without the PTX.
+  unsigned records = 0;
+  std::vector<std::string> imageKeys = store.imageKeys();
+  for (const std::string &indexKey :
+       ok ? imageKeys : std::vector<std::string>{}) {
+    std::string path = store.imagePath(indexKey), error;
+    cache::ImageRecord r;
+    if (store.readImage(indexKey, r, error) != cache::ReadStatus::ok)
+      continue; // only a shortcut: a damaged one is left out
+    std::string bytes = cache::serializeImageRecord(r);
+    std::string name =
+        "v1/images/" + indexKey.substr(0, 2) + "/" + indexKey + ".zci";
+    std::string pad((kBlock - bytes.size() % kBlock) % kBlock, '\0');
+    if (!push(cache::tarHeader(name, bytes.size()), false) ||
+        !push(bytes, false) || !push(pad, false))
+      break;
+    ++records;
+  }
   if (ok)
     push(std::string(2 * kBlock, '\0'), true); // the end of the archive
   ZSTD_freeCCtx(cctx);
@@ -99,8 +119,9 @@ int driver::runCachePack(const std::string &dir, const std::string &output) {
     std::remove(tmp.c_str());
     return fail("cannot write " + output), 1;
   }
-  fmt::print("{} entries packed into {}{}\n", packed, output,
-             corrupt ? fmt::format(" ({} corrupt left out)", corrupt) : "");
+  fmt::print("{} entries packed into {}{}{}\n", packed, output,
+             corrupt ? fmt::format(" ({} corrupt left out)", corrupt) : "",
+             records ? fmt::format(", and {} image records", records) : "");
   return corrupt ? 1 : 0;
 }
 
@@ -139,13 +160,26 @@ int driver::runCacheUnpack(const std::string &archive,
   std::string error;
   if (!store.open(error))
     return fail("cache unpack: " + error), 1;
-  unsigned added = 0, present = 0, bad = 0;
+  unsigned added = 0, present = 0, bad = 0, records = 0;
   auto unpack = [&](const cache::ArchiveMember &m) {
     if (m.type == '5') // a directory: the cache makes its own
       return;
     std::string key;
-    if ((m.type != '0' && m.type != '\0') ||
-        !cache::archiveEntryName(m.name, key)) {
+    bool file = m.type == '0' || m.type == '\0';
+    if (file && cache::archiveImageName(m.name, key)) {
+      cache::ImageRecord r;
+      if (cache::parseImageRecord(m.data, r, error) != cache::ReadStatus::ok) {
+        fail(archive + ": " + m.name + ": corrupt, not unpacked: " + error);
+        ++bad;
+      } else if (!store.writeImage(key, r, error)) {
+        fail(error);
+        ++bad;
+      } else {
+        ++records;
+      }
+      return;
+    }
+    if (!file || !cache::archiveEntryName(m.name, key)) {
       // Links, devices, absolute paths, `..`, anything not an entry.
       fail(archive + ": '" + m.name + "' refused (not a cache entry file)");
       ++bad;
@@ -177,7 +211,8 @@ int driver::runCacheUnpack(const std::string &archive,
   if (!build::writeManifest(store, error))
     fail(error), ++bad;
   fmt::print("{} entries unpacked into {}: {} added, {} already there, {} "
-             "refused\n",
-             added + present, into, added, present, bad);
+             "refused{}\n",
+             added + present, into, added, present, bad,
+             records ? fmt::format("; {} image records", records) : "");
   return bad ? 1 : 0;
 }
