@@ -355,6 +355,22 @@ llvm::Error optimizeModule(llvm::TargetMachine &tm, llvm::Module &module,
   return llvm::Error::success();
 }
 
+/// The module is the whole program: no function but a kernel is called
+/// from outside it. AMDGPU's splitter keeps a function of external linkage
+/// in one partition with every kernel that calls it (it cannot be copied),
+/// and the device libraries' are external: all five DeviceScanKernels of
+/// scan.sm_80 shared one partition through __ockl_get_num_groups (95% of
+/// the module). Internal, they are copied into each partition that calls
+/// them, as the module's own functions are.
+void internalizeFunctions(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && !f.hasLocalLinkage() &&
+        f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL) {
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      f.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    }
+}
+
 /// The number of partitions for `module`: one per kernel up to
 /// maxPartitions; a function of the module only.
 unsigned partitionCount(const llvm::Module &module) {
@@ -379,6 +395,7 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
   std::vector<llvm::SmallString<0>> parts;
   unsigned n = partitionCount(module);
   nameAnonymousGlobals(module);
+  internalizeFunctions(module);
   bool split = n > 1 && tm.splitModule(module, n, [&](auto part) {
     llvm::SmallString<0> &bc = parts.emplace_back();
     llvm::raw_svector_ostream os(bc);
