@@ -1,8 +1,9 @@
 //===- MemoryOpToLLVM.cpp - Loads, stores and the state spaces ------------===//
 //
 // ld, ldu, st (vectors, volatile, memory-model orderings, cache hints),
-// prefetch, cvta, isspacep, cp.async (a synchronous copy), alloca and the
-// stack, function-scope variables and address arithmetic
+// prefetch, cvta, isspacep, cp.async (a synchronous copy where the target
+// has no asynchronous one), alloca and the stack, function-scope variables
+// and address arithmetic
 // (docs/lowering.md, "Kernels, functions, memory" and "Memory model").
 //
 //===----------------------------------------------------------------------===//
@@ -117,6 +118,12 @@ Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
   bool hint = hasFlag(mods, Flag::L2_cache_hint);
   bool hasSrcSize = args.size() - (hint ? 1 : 0) >= 4;
   Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  // A target that copies asynchronously (NVPTX) does it as written.
+  if (l.target.createAsyncCopy(b, loc, dst, src, size,
+                               hasSrcSize ? castTo(b, loc, args[3], i32)
+                                          : Value(),
+                               mods.getCache() == CacheOp::cg))
+    return SmallVector<Value>{};
   if (!hasSrcSize) {
     LLVM::MemcpyOp::create(b, loc, dst, src, constInt(b, loc, i32, size),
                            false);
@@ -143,6 +150,28 @@ Results lowerCpAsync(OpTy op, ValueRange args, ModifiersAttr mods,
     Value byte = LLVM::BitcastOp::create(b, loc, i8, v);
     LLVM::StoreOp::create(b, loc, byte, dp, 1);
   }
+  return SmallVector<Value>{};
+}
+
+/// cp.async.commit_group: nothing where the copies are synchronous.
+template <typename OpTy>
+Results lowerCpAsyncCommit(OpTy op, ValueRange, ModifiersAttr,
+                           ConversionPatternRewriter &b, const Lowering &l) {
+  l.target.createAsyncCopyCommit(b, op.getLoc());
+  return SmallVector<Value>{};
+}
+
+/// cp.async.wait_group N, and wait_all (a commit, then wait_group 0).
+template <typename OpTy>
+Results lowerCpAsyncWait(OpTy op, ValueRange, ModifiersAttr,
+                         ConversionPatternRewriter &b, const Lowering &l) {
+  int64_t pending = 0;
+  Attribute n;
+  if (op->getNumOperands() && matchPattern(op->getOperand(0), m_Constant(&n)))
+    pending = cast<IntegerAttr>(n).getInt();
+  else
+    l.target.createAsyncCopyCommit(b, op.getLoc());
+  l.target.createAsyncCopyWait(b, op.getLoc(), pending);
   return SmallVector<Value>{};
 }
 
@@ -455,9 +484,9 @@ void zluda::ptx::lowering::populateMemoryPatterns(TypeConverter &converter,
   add(lowerCvta<CvtaOp>);
   add(lowerIsspacep<IsspacepOp>);
   add(lowerCpAsync<CpAsyncOp>, checkCpAsync);
-  add(lowerNothing<CpAsyncCommitGroupOp>);
-  add(lowerNothing<CpAsyncWaitGroupOp>);
-  add(lowerNothing<CpAsyncWaitAllOp>);
+  add(lowerCpAsyncCommit<CpAsyncCommitGroupOp>);
+  add(lowerCpAsyncWait<CpAsyncWaitGroupOp>);
+  add(lowerCpAsyncWait<CpAsyncWaitAllOp>);
   add(lowerAlloca<AllocaOp>);
   add(lowerStackSave<StacksaveOp>);
   add(lowerStackRestore<StackrestoreOp>);

@@ -120,6 +120,22 @@ public:
                                        mlir::Location loc) const = 0;
   /// `nanosleep`: a short pause (PTX allows anything in [0, 2t]).
   virtual void createSleep(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// cp.async: `size` bytes (4, 8 or 16) from global `src` to shared `dst`,
+  /// those from `srcSize` on (when not null) zero; `cacheGlobal` is `.cg`
+  /// (L2 only). True when the target copies asynchronously itself (its
+  /// commit and wait forms are then createAsyncCopyCommit/Wait); false, the
+  /// default: the caller copies synchronously and the groups are nothing.
+  virtual bool createAsyncCopy(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value dst, mlir::Value src, int64_t size,
+                               mlir::Value srcSize, bool cacheGlobal) const {
+    return false;
+  }
+  /// cp.async.commit_group.
+  virtual void createAsyncCopyCommit(mlir::OpBuilder &b,
+                                     mlir::Location loc) const {}
+  /// cp.async.wait_group `pending` (wait_all: commit, then 0).
+  virtual void createAsyncCopyWait(mlir::OpBuilder &b, mlir::Location loc,
+                                   int64_t pending) const {}
   /// `griddepcontrol.wait` (`wait`) or `.launch_dependents`: programmatic
   /// dependent launch.
   virtual void createGridDependencyControl(mlir::OpBuilder &b,
