@@ -2399,6 +2399,119 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return failure();
     }
   }
+  // The other register operands ptxas types (its "Arguments mismatch",
+  // found with ptxas on one register type an operand at a time): shifts'
+  // value and amount (a 32-bit integer), .wide's doubled destination, the
+  // values of atom/red and cvta's address, exactly; the values of ld/ldu/st
+  // loosely (a wider register will do, of an integer kind for .s/.u, a
+  // float of the same size or a .b for a float type).
+  if (mods.getTypes().size() == 1) {
+    TypeKind inst = mods.getTypes()[0];
+    auto holds = [&](TypeKind reg) {
+      char i = typeClass(inst), r = typeClass(reg);
+      if (!i || !r)
+        return true;
+      if (r == 'p')
+        return false;
+      unsigned iw = getTypeBitWidth(inst), rw = getTypeBitWidth(reg);
+      if (i == 'f')
+        return (r == 'f' && rw == iw) || (r == 'b' && rw >= iw);
+      if (i == 's' || i == 'u')
+        return r != 'f' && rw >= iw;
+      return rw >= iw;
+    };
+    // A predicate register in shl/shr/cvta/st/ld has its own message below
+    // (and in the op's verifier).
+    bool predLater =
+        llvm::is_contained({"shl", "shr", "cvta", "st", "ld", "ldu"}, mnemonic);
+    auto refuse = [&](const ParsedOperand &o, TypeKind reg) -> LogicalResult {
+      if (predLater && reg == TypeKind::pred)
+        return success();
+      return p.error(o.tok, "'" + mnemonic + "' of type ." +
+                                stringifyTypeKind(inst) + " cannot take the ." +
+                                stringifyTypeKind(reg) + " register '" +
+                                o.name + "'");
+    };
+    // `want` the type an exact operand has; loose: `holds`.
+    auto checkOne = [&](const ParsedOperand &o, TypeKind want,
+                        bool loose) -> LogicalResult {
+      // A vector by its first element: ptxas takes `st.v2.u32 [a], {%r1,
+      // %f1}` (the elements only need one size) but not `ld.v2.u8 {%f1,
+      // %f2}`.
+      if (o.kind == ParsedOperand::Vec) {
+        if (o.elems.empty())
+          return success();
+        const ParsedOperand &e = o.elems.front();
+        std::optional<TypeKind> reg = declaredType(e);
+        if (reg && !(loose ? holds(*reg) : registerFits(want, *reg)))
+          return refuse(e, *reg);
+        return success();
+      }
+      // A literal value of the other kind (st.f32 of an integer, st.u32 of
+      // a float).
+      if (loose &&
+          (o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float)) {
+        char cls = typeClass(inst);
+        bool isFloat = o.kind == ParsedOperand::Float;
+        if ((cls == 'f' && !isFloat) || ((cls == 's' || cls == 'u') && isFloat))
+          return p.error(
+              o.tok, "'" + mnemonic + "' of type ." + stringifyTypeKind(inst) +
+                         " cannot take the " + (isFloat ? "float" : "integer") +
+                         " immediate '" + o.tok.text + "'");
+        return success();
+      }
+      std::optional<TypeKind> reg = declaredType(o);
+      if (reg && !(loose ? holds(*reg) : registerFits(want, *reg)))
+        return refuse(o, *reg);
+      return success();
+    };
+    auto doubled = [&]() -> std::optional<TypeKind> {
+      switch (inst) {
+      case TypeKind::s16:
+        return TypeKind::s32;
+      case TypeKind::u16:
+        return TypeKind::u32;
+      case TypeKind::s32:
+        return TypeKind::s64;
+      case TypeKind::u32:
+        return TypeKind::u64;
+      default:
+        return std::nullopt;
+      }
+    };
+    auto check = [&](size_t i, TypeKind want, bool loose) {
+      return i < operands.size() ? checkOne(operands[i], want, loose)
+                                 : success();
+    };
+    LogicalResult ok = success();
+    if (mnemonic == "shl" || mnemonic == "shr") {
+      ok = check(0, inst, false);
+      if (succeeded(ok))
+        ok = check(1, inst, false);
+      if (succeeded(ok))
+        ok = check(2, TypeKind::u32, false);
+    } else if ((mnemonic == "mul" || mnemonic == "mad") &&
+               mods.getMode() == Mode::wide && doubled()) {
+      ok = check(0, *doubled(), false);
+      for (size_t i = 1; succeeded(ok) && i < 3; ++i)
+        ok = check(i, inst, false);
+      if (succeeded(ok) && mnemonic == "mad")
+        ok = check(3, *doubled(), false);
+    } else if (atomic) {
+      for (size_t i = 0; succeeded(ok) && i < operands.size(); ++i)
+        if (operands[i].kind != ParsedOperand::Addr &&
+            !(i + 1 == operands.size() && mods.has(Flag::L2_cache_hint)))
+          ok = check(i, inst, false);
+    } else if (mnemonic == "cvta") {
+      ok = check(0, inst, false);
+      if (succeeded(ok))
+        ok = check(1, inst, false);
+    } else if (load || store) {
+      ok = check(load ? 0 : 1, inst, true);
+    }
+    if (failed(ok))
+      return failure();
+  }
   // One state space for the memory instructions (ptxas: "Unexpected number
   // of state spaces specified"); `st.shared.global` was read as one of
   // them.
@@ -2482,7 +2595,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       TypeKind reg = *declared;
       char rc = typeClass(reg), tc = typeClass(t);
       bool narrow = getTypeBitWidth(reg) < getTypeBitWidth(t);
-      bool floatForInt = source && rc == 'f' && (tc == 's' || tc == 'u');
+      bool floatForInt = rc == 'f' && (tc == 's' || tc == 'u');
       if (!narrow && !floatForInt)
         return success();
       return p.error(o.tok, "'cvt' " + Twine(source ? "from" : "to") + " ." +
