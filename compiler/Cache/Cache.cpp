@@ -208,6 +208,51 @@ bool zluda::cache::isEntryFileName(std::string_view bucket,
          isValidKey(file.substr(0, 64)) && file.substr(0, 2) == bucket;
 }
 
+namespace {
+
+/// Whether `path` is there as a regular file: missing, corrupt (a
+/// directory, a link...: never followed) with `error`, or nullopt (there).
+std::optional<ReadStatus> regularFile(const std::string &path,
+                                      std::string &error) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
+    return ReadStatus::missing;
+  if (!S_ISREG(st.st_mode)) {
+    error = "not a regular file";
+    return ReadStatus::corrupt;
+  }
+  return std::nullopt;
+}
+
+/// Writes `bytes` to `final` through a uniquely named file in `tmpDir`
+/// (named after `stem`) and a rename, fsynced first when `sync`; nothing is
+/// left behind on failure.
+bool writeThroughTmp(const std::string &tmpDir, std::string_view stem,
+                     const std::string &final, std::string_view bytes,
+                     bool sync, std::string &error) {
+  std::random_device rd;
+  std::string tmp = tmpDir + "/" + std::string(stem) + "." +
+                    std::to_string(getpid()) + "." + std::to_string(rd());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = errnoText("cannot create " + tmp);
+    return false;
+  }
+  bool ok = writeAll(fd, bytes) && (!sync || ::fsync(fd) == 0);
+  if (!ok)
+    error = errnoText("cannot write " + tmp);
+  ::close(fd);
+  if (ok && ::rename(tmp.c_str(), final.c_str()) != 0) {
+    error = errnoText("cannot rename " + tmp + " to " + final);
+    ok = false;
+  }
+  if (!ok)
+    ::unlink(tmp.c_str());
+  return ok;
+}
+
+} // namespace
+
 bool zluda::cache::isValidImageKey(std::string_view key) {
   return key.size() == 32 && isLowerHex(key);
 }
@@ -493,20 +538,18 @@ std::string Cache::entryPath(std::string_view key) const {
 
 ReadStatus Cache::read(std::string_view key, Entry &out,
                        std::string &error) const {
-  std::string bytes, path = entryPath(key);
-  struct stat st;
-  if (::lstat(path.c_str(), &st) != 0)
-    return ReadStatus::missing;
-  if (!S_ISREG(st.st_mode)) { // a directory, a link...: never followed
-    error = "not a regular file";
-    return ReadStatus::corrupt;
-  }
+  std::string path = entryPath(key);
+  if (std::optional<ReadStatus> s = regularFile(path, error))
+    return *s;
   // The header first, then the metadata and the object each straight into
   // its own string: the object is copied once, from the page cache (the
   // runtime shim reads an entry at every load it serves).
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  struct stat st;
+  if (fd < 0 || ::fstat(fd, &st) != 0) {
     error = std::string("cannot read it: ") + std::strerror(errno);
+    if (fd >= 0)
+      ::close(fd);
     return ReadStatus::corrupt;
   }
   uint64_t fileBytes = uint64_t(st.st_size);
@@ -561,27 +604,9 @@ bool Cache::write(const Entry &entry, std::string &error) const {
   std::string bucket = dir + "/v1/entries/" + key.substr(0, 2);
   if (!makeDir(bucket, error))
     return false;
-  std::random_device rd;
-  std::string tmp = dir + "/v1/tmp/" + key + "." + std::to_string(getpid()) +
-                    "." + std::to_string(rd());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    error = errnoText("cannot create " + tmp);
+  if (!writeThroughTmp(dir + "/v1/tmp", key, entryPath(key),
+                       serializeEntry(entry), /*sync=*/true, error))
     return false;
-  }
-  bool ok = writeAll(fd, serializeEntry(entry)) && ::fsync(fd) == 0;
-  if (!ok)
-    error = errnoText("cannot write " + tmp);
-  ::close(fd);
-  std::string final = entryPath(key);
-  if (ok && ::rename(tmp.c_str(), final.c_str()) != 0) {
-    error = errnoText("cannot rename " + tmp + " to " + final);
-    ok = false;
-  }
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    return false;
-  }
   fsyncDir(bucket);
   return true;
 }
@@ -631,13 +656,8 @@ std::string Cache::imagePath(std::string_view indexKey) const {
 ReadStatus Cache::readImage(std::string_view indexKey, ImageRecord &out,
                             std::string &error) const {
   std::string bytes, path = imagePath(indexKey);
-  struct stat st;
-  if (::lstat(path.c_str(), &st) != 0)
-    return ReadStatus::missing;
-  if (!S_ISREG(st.st_mode)) {
-    error = "not a regular file";
-    return ReadStatus::corrupt;
-  }
+  if (std::optional<ReadStatus> s = regularFile(path, error))
+    return *s;
   if (!readFile(path, bytes)) {
     error = std::string("cannot read it: ") + std::strerror(errno);
     return ReadStatus::corrupt;
@@ -658,25 +678,8 @@ bool Cache::writeImage(std::string_view indexKey, const ImageRecord &record,
   std::string bucket = dir + "/v1/images/" + std::string(indexKey.substr(0, 2));
   if (!makeDirs(bucket, error))
     return false;
-  std::random_device rd;
-  std::string tmp = dir + "/v1/tmp/" + std::string(indexKey) + "." +
-                    std::to_string(getpid()) + "." + std::to_string(rd());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    error = errnoText("cannot create " + tmp);
-    return false;
-  }
-  bool ok = writeAll(fd, bytes);
-  if (!ok)
-    error = errnoText("cannot write " + tmp);
-  ::close(fd);
-  if (ok && ::rename(tmp.c_str(), final.c_str()) != 0) {
-    error = errnoText("cannot rename " + tmp + " to " + final);
-    ok = false;
-  }
-  if (!ok)
-    ::unlink(tmp.c_str());
-  return ok;
+  return writeThroughTmp(dir + "/v1/tmp", indexKey, final, bytes,
+                         /*sync=*/false, error);
 }
 
 void Cache::removeImage(std::string_view indexKey) const {
