@@ -2512,6 +2512,55 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     if (failed(ok))
       return failure();
   }
+  // Qualifiers ptxas pairs (found by the ptxas differential fuzzer): atom
+  // and red need an operation ("Illegal operation"); .nc is for .global
+  // loads only; .param takes no ordering or .volatile; a load's or store's
+  // ordering needs a scope and a scope an ordering.
+  if (atomic && !mods.getRedOp())
+    return p.error(opTok, "'" + mnemonic +
+                              "' needs an operation (.add, .exch, .cas...)");
+  if (load || store) {
+    std::optional<StateSpace> space = mods.getSpace();
+    bool param = space && (*space == StateSpace::param ||
+                           *space == StateSpace::param_entry ||
+                           *space == StateSpace::param_func);
+    std::optional<MemSemantics> sem = mods.getSem();
+    bool ordered = sem && *sem != MemSemantics::weak;
+    if (mods.has(Flag::nc) && !(space && *space == StateSpace::global))
+      return p.error(opTok, "'" + mnemonic + ".nc' reads .global memory only");
+    if (param && (ordered || mods.has(Flag::volatile_)))
+      return p.error(opTok,
+                     "'" + mnemonic + "' of .param takes no " +
+                         (ordered ? "." + stringifyMemSemantics(*sem).str()
+                                  : std::string(".volatile")));
+    if (ordered && !mods.getScope())
+      return p.error(opTok, "'" + mnemonic + "." + stringifyMemSemantics(*sem) +
+                                "' needs a scope (.cta, .cluster, .gpu, .sys)");
+    if (!ordered && mods.getScope())
+      return p.error(opTok, "'" + mnemonic +
+                                "' with a scope needs an "
+                                "ordering (.relaxed, " +
+                                (store ? ".release" : ".acquire") + ")");
+  }
+  // Integer add and sub saturate at .s32 only; integer arithmetic has no
+  // rounding.
+  if (std::optional<TypeKind> t = mods.getType();
+      t && mods.getTypes().size() == 1) {
+    char cls = typeClass(*t);
+    bool integer = cls == 's' || cls == 'u' || cls == 'b';
+    if (integer && mods.has(Flag::sat) && *t != TypeKind::s32 &&
+        (mnemonic == "add" || mnemonic == "sub"))
+      return p.error(opTok, "'" + mnemonic +
+                                ".sat' applies to .s32 only, "
+                                "not ." +
+                                stringifyTypeKind(*t));
+    if (integer && mods.getRounding() &&
+        llvm::is_contained(
+            {"add", "sub", "mul", "mad", "min", "max", "neg", "abs"}, mnemonic))
+      return p.error(opTok, "'" + mnemonic + "' of type ." +
+                                stringifyTypeKind(*t) +
+                                " takes no rounding modifier");
+  }
   // One state space for the memory instructions (ptxas: "Unexpected number
   // of state spaces specified"); `st.shared.global` was read as one of
   // them.
