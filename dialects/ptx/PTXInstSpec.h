@@ -65,6 +65,14 @@ constexpr uint64_t Arith =
     f(Flag::relu) | f(Flag::NaN) | f(Flag::xorsign) | f(Flag::abs) |
     f(Flag::cc) | f(Flag::shiftamt) | f(Flag::clamp) | f(Flag::wrap) |
     f(Flag::noftz) | f(Flag::satfinite) | f(Flag::oob) | Sync;
+/// The flags of the plain arithmetic instructions ptxas checks one by one
+/// (it refuses add.aligned, add.shiftamt, mul.any, setp.sat, cvt.idx...).
+constexpr uint64_t AddSub = f(Flag::ftz) | f(Flag::sat) | f(Flag::cc);
+constexpr uint64_t Mul = f(Flag::ftz) | f(Flag::sat);
+constexpr uint64_t Neg = f(Flag::ftz);
+constexpr uint64_t Setp = f(Flag::ftz);
+constexpr uint64_t Cvt =
+    f(Flag::ftz) | f(Flag::sat) | f(Flag::relu) | f(Flag::satfinite);
 constexpr uint64_t Mem =
     f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) | f(Flag::noftz) |
     f(Flag::mmio) |

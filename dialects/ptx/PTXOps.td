@@ -319,9 +319,9 @@ class PTX_InstOp<string mnemonic, string summ, string example, string cls,
 }
 
 // Integer and floating-point arithmetic.
-def PTX_AddOp : PTX_InstOp<"add", "addition", "add.rn.ftz.f32 d, a, b; add.cc.u32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
-def PTX_SubOp : PTX_InstOp<"sub", "subtraction", "sub.sat.s32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
-def PTX_MulOp : PTX_InstOp<"mul", "multiplication", "mul.wide.s32 d, a, b; mul.rz.f64 d, a, b;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_AddOp : PTX_InstOp<"add", "addition", "add.rn.ftz.f32 d, a, b; add.cc.u32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::AddSub", "p::Dest | p::SameWidth">;
+def PTX_SubOp : PTX_InstOp<"sub", "subtraction", "sub.sat.s32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::AddSub", "p::Dest | p::SameWidth">;
+def PTX_MulOp : PTX_InstOp<"mul", "multiplication", "mul.wide.s32 d, a, b; mul.rz.f64 d, a, b;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Mul", "p::Dest | p::SameWidth">;
 def PTX_MadOp : PTX_InstOp<"mad", "multiply-add", "mad.lo.cc.u32 d, a, b, c; mad.rn.f32 d, a, b, c;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 def PTX_FmaOp : PTX_InstOp<"fma", "fused multiply-add", "fma.rn.relu.bf16x2 d, a, b, c;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 def PTX_AddcOp : PTX_InstOp<"addc", "addition with carry-in", "addc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
@@ -333,7 +333,7 @@ def PTX_SadOp : PTX_InstOp<"sad", "sum of absolute differences", "sad.u32 d, a, 
 def PTX_DivOp : PTX_InstOp<"div", "division", "div.rn.ftz.f32 d, a, b; div.full.f32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 def PTX_RemOp : PTX_InstOp<"rem", "remainder", "rem.s32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_AbsOp : PTX_InstOp<"abs", "absolute value", "abs.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
-def PTX_NegOp : PTX_InstOp<"neg", "negation", "neg.f64 d, a;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
+def PTX_NegOp : PTX_InstOp<"neg", "negation", "neg.f64 d, a;", "mc::T | mc::FL", "fl::Neg", "p::Dest | p::SameWidth">;
 def PTX_MinOp : PTX_InstOp<"min", "minimum", "min.NaN.f32 d, a, b; min.relu.s32 d, a, b;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 def PTX_MaxOp : PTX_InstOp<"max", "maximum", "max.xorsign.abs.f16 d, a, b;", "mc::T | mc::FL", "fl::Arith", "p::Dest | p::SameWidth">;
 def PTX_PopcOp : PTX_InstOp<"popc", "population count", "popc.b64 d, a;", "mc::T", "fl::None">;
@@ -360,7 +360,7 @@ def PTX_TanhOp : PTX_InstOp<"tanh", "hyperbolic tangent", "tanh.approx.f32 d, a;
 
 // Comparison and selection.
 def PTX_SetOp : PTX_InstOp<"set", "compare and set a register", "set.lt.and.u32.f32 d, a, b, p;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Arith">;
-def PTX_SetpOp : PTX_InstOp<"setp", "compare and set predicates", "setp.lt.and.s32 p|q, a, b, r;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Arith", "p::Dest | p::PredResult">;
+def PTX_SetpOp : PTX_InstOp<"setp", "compare and set predicates", "setp.lt.and.s32 p|q, a, b, r;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Setp", "p::Dest | p::PredResult">;
 def PTX_SelpOp : PTX_InstOp<"selp", "select on a predicate", "selp.b32 d, a, b, p;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_SlctOp : PTX_InstOp<"slct", "select on the sign of an operand", "slct.ftz.f32.f32 d, a, b, c;", "mc::T | mc::FL", "fl::Arith">;
 
@@ -391,7 +391,7 @@ def PTX_DiscardOp : PTX_InstOp<"discard", "discard a cache line", "discard.globa
 def PTX_CreatePolicyOp : PTX_InstOp<"createpolicy", "create a cache eviction policy", "createpolicy.fractional.L2::evict_last.b64 pol, 1.0;", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
 def PTX_IsspacepOp : PTX_InstOp<"isspacep", "test a generic address's state space", "isspacep.shared p, a;", "mc::SP", "fl::None">;
 def PTX_CvtaOp : PTX_InstOp<"cvta", "convert an address between generic and a state space", "cvta.to.global.u64 d, a;", "mc::T | mc::SP | mc::FL", "fl::Conv">;
-def PTX_CvtOp : PTX_InstOp<"cvt", "convert between types", "cvt.rni.sat.s32.f32 d, a; cvt.rn.satfinite.e4m3x2.f32 d, a, b;", "mc::T | mc::RND | mc::FL | mc::EXTRA", "fl::Arith">;
+def PTX_CvtOp : PTX_InstOp<"cvt", "convert between types", "cvt.rni.sat.s32.f32 d, a; cvt.rn.satfinite.e4m3x2.f32 d, a, b;", "mc::T | mc::RND | mc::FL | mc::EXTRA", "fl::Cvt">;
 def PTX_CvtPackOp : PTX_InstOp<"cvt.pack", "convert and pack", "cvt.pack.sat.u8.s32.b32 d, a, b, c;", "mc::T | mc::FL", "fl::Arith">;
 def PTX_MapaOp : PTX_InstOp<"mapa", "map a shared address to another CTA of the cluster", "mapa.shared::cluster.u32 d, a, b;", "mc::T | mc::SP", "fl::None">;
 def PTX_GetctarankOp : PTX_InstOp<"getctarank", "CTA rank of a distributed shared address", "getctarank.shared::cluster.u32 d, a;", "mc::T | mc::SP", "fl::None">;

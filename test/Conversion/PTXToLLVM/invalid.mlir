@@ -6,22 +6,34 @@
 
 // The modifier gate (every instruction): a modifier outside the common set
 // and the instruction family's own (.cc is add/sub/mad's).
-ptx.func @mul_cc attributes {params = [], returns = []} {
+ptx.func @min_cc attributes {params = [], returns = []} {
   %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: mul.lo.cc.u32}}
-  // expected-note @+1 {{in 'mul_cc'}}
-  %1 = ptx.mul "lo.cc.u32" %0, %0 : (i32, i32) -> i32
+  // expected-error @+2 {{unsupported: min.cc.s32}}
+  // expected-note @+1 {{in 'min_cc'}}
+  %1 = ptx.min "cc.s32" %0, %0 : (i32, i32) -> i32
   ptx.ret
 }
 
 // -----
 
 // .relu is min/max/fma's (and cvt's).
-ptx.func @add_relu attributes {params = [], returns = []} {
+ptx.func @mad_relu attributes {params = [], returns = []} {
   %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: add.relu.s32}}
-  // expected-note @+1 {{in 'add_relu'}}
-  %1 = ptx.add "relu.s32" %0, %0 : (i32, i32) -> i32
+  // expected-error @+2 {{unsupported: mad.lo.relu.s32}}
+  // expected-note @+1 {{in 'mad_relu'}}
+  %1 = ptx.mad "lo.relu.s32" %0, %0, %0 : (i32, i32, i32) -> i32
+  ptx.ret
+}
+
+// -----
+
+// add, sub, mul, neg, setp and cvt take only their own flags, as ptxas
+// does (mul.lo.cc and add.relu are refused by it): the dialect refuses the
+// others when it reads them.
+ptx.func @mul_cc attributes {params = [], returns = []} {
+  %0 = ptx.undef : i32
+  // expected-error @+1 {{unknown modifier '.cc'}}
+  %1 = ptx.mul "lo.cc.u32" %0, %0 : (i32, i32) -> i32
   ptx.ret
 }
 
