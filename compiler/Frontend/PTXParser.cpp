@@ -2599,6 +2599,50 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                               stringifyTypeKind(mods.getTypes()[1]));
   if (mnemonic == "cvt" && mods.getTypes().size() == 1)
     return p.error(opTok, "'cvt' needs a destination and a source type");
+  // State spaces an instruction cannot reach (ptxas: "State space
+  // incorrect", "State space modifier required"): st into .const, atom and
+  // red outside .global and .shared; cvta names the space it converts.
+  {
+    std::optional<StateSpace> space = mods.getSpace();
+    auto refuseSpace = [&]() {
+      return p.error(opTok, "'" + mnemonic + "' cannot reach ." +
+                                stringifyStateSpace(*space) + " memory");
+    };
+    bool readOnly =
+        space && (*space == StateSpace::const_ || *space == StateSpace::tex);
+    if (store && readOnly)
+      return refuseSpace();
+    if (atomic && space &&
+        !llvm::is_contained({StateSpace::global, StateSpace::shared,
+                             StateSpace::shared_cta, StateSpace::shared_cluster,
+                             StateSpace::generic},
+                            *space))
+      return refuseSpace();
+    if (mnemonic == "cvta" && !space)
+      return p.error(opTok,
+                     "'cvta' needs the state space it converts (.global, "
+                     ".shared, .local, .const, .param)");
+  }
+  // A 32-bit register holds no .global or generic address where addresses
+  // are 64-bit (ptxas: "Program uses 32-bit address ... conflicting with
+  // .address_size 64", then "32-Bit compilation is no longer supported");
+  // the other spaces' addresses are 32-bit.
+  if (p.addressSize == 64 &&
+      llvm::is_contained(
+          {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu"},
+          mnemonic)) {
+    std::optional<StateSpace> space = mods.getSpace();
+    if (!space || *space == StateSpace::global || *space == StateSpace::generic)
+      for (const ParsedOperand &o : operands)
+        if (o.kind == ParsedOperand::Addr && !o.elems.empty())
+          if (std::optional<TypeKind> reg = declaredType(o.elems.front());
+              reg && getTypeBitWidth(*reg) != 64)
+            return p.error(o.tok, "the " + Twine(getTypeBitWidth(*reg)) +
+                                      "-bit register '" + o.elems.front().name +
+                                      "' cannot hold a " +
+                                      (space ? ".global" : "generic") +
+                                      " address (addresses are 64-bit)");
+  }
   // Instruction types the instruction does not have (ptxas: "Unexpected
   // instruction types specified"): mov/ld/st move halves as .b16/.b32, shl
   // is .b only, shr has no float type, an integer mul/mad names its half.
