@@ -5,6 +5,7 @@
 #include "compiler/Cache/Cache.h"
 #include "compiler/Codegen/CrashIsolation.h"
 #include "compiler/Codegen/MetadataNotes.h"
+#include "compiler/Codegen/Pipeline.h"
 #include "compiler/Codegen/Printf.h"
 #include "compiler/Codegen/WideAtomics.h"
 
@@ -30,8 +31,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -278,29 +277,6 @@ llvm::Expected<std::string> emitFile(llvm::TargetMachine &tm,
   return std::string(buffer.begin(), buffer.end());
 }
 
-/// LLVM's O3 pipeline for the target.
-void optimize(llvm::TargetMachine &tm, llvm::Module &module) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  // LLVM's standard instrumentation (as opt and clang): -time-passes and
-  // the other debugging options given with --mllvm apply to this pipeline.
-  llvm::PassInstrumentationCallbacks pic;
-  llvm::StandardInstrumentations si(module.getContext(),
-                                    /*DebugLogging=*/false);
-  si.registerCallbacks(pic, &mam);
-  llvm::PassBuilder pb(&tm, llvm::PipelineTuningOptions(), std::nullopt, &pic);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm =
-      pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  mpm.run(module, mam);
-}
-
 /// An empty side-effecting inline asm after every `llvm.trap`, so that the
 /// trap never ends its machine block. LLVM 22.1's AMDGPU backend expands a
 /// trap that ends a block without successors on gfx1100-gfx1102 (the
@@ -333,13 +309,13 @@ void nameAnonymousGlobals(llvm::Module &module) {
       g.setName("__zluda_anon");
 }
 
-/// O3, then what needs the optimized module: printf's format strings are
-/// constants only then (the device library's printf functions are linked in
+/// The optimizer, then what needs the optimized module: printf's format strings
+/// are constants only then (the device library's printf functions are linked in
 /// after), and the traps' guard.
 llvm::Error optimizeModule(llvm::TargetMachine &tm, llvm::Module &module,
                            const codegen::Options &opts) {
   bool nvptx = opts.target == "nvptx";
-  optimize(tm, module);
+  codegen::optimize(tm, module, /*amdgpu=*/!nvptx);
   if (!nvptx && (module.getFunction("__zluda_vprintf") ||
                  module.getFunction("__zluda_assertfail"))) {
     if (auto err = codegen::expandPrintf(module))
@@ -385,9 +361,9 @@ unsigned partitionCount(const llvm::Module &module) {
 /// Optimizes and code-generates the linked `module` as partitions in
 /// parallel (each in its own LLVMContext, handed over as bitcode; AMDGPU's
 /// splitter keeps a kernel with everything it calls) and links them into a
-/// code object. Splitting before O3 keeps all but parsing and lowering off
-/// the serial path (-j 2: 1.2x before, docs/benchmarks.md); a function
-/// that kernels of several partitions call is optimized in each.
+/// code object. Splitting before the optimizer keeps all but parsing and
+/// lowering off the serial path (-j 2: 1.2x before, docs/benchmarks.md); a
+/// function that kernels of several partitions call is optimized in each.
 llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
                                            llvm::Module &module,
                                            const codegen::Options &opts,
@@ -436,8 +412,8 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
             [&] {
               // The splitter makes what partitions share external, the
               // device libraries' control constants too: private constants
-              // again, or O3 cannot fold them (2% more instructions on
-              // the corpus, a division per block-size query).
+              // again, or the optimizer cannot fold them (2% more instructions
+              // on the corpus, a division per block-size query).
               addControlConstants(**m, opts.chip, opts.codeObjectVersion);
               if (auto err = optimizeModule(*partTM, **m, opts)) {
                 failures[i] = llvm::toString(std::move(err));
