@@ -127,10 +127,46 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   // shfl.sync: a, b, c and the member mask; the old shfl has no mask.
   if (isa<ShflOp>(op))
     return mods.has(Flag::sync) ? Range{4, 4} : Range{3, 3};
+  // redux.sync and match.sync: the value and the member mask; vote.sync:
+  // the predicate and the mask, the old vote the predicate alone.
+  if (isa<ReduxOp, MatchOp>(op))
+    return Range{2, 2};
+  if (isa<VoteOp>(op))
+    return mods.has(Flag::sync) ? Range{2, 2} : Range{1, 1};
   // setp/set with a boolean operation combine a third, predicate, operand.
   if (isa<SetpOp, SetOp>(op))
     return boolOp ? Range{3, 3} : Range{2, 2};
   return std::nullopt;
+}
+
+/// Whether `op` has the mode `m`: the modes are one enumeration for every
+/// family (mul's .hi and vote's .any alike), and ptxas refuses another
+/// family's ("Illegal modifier": `mul.any.f32` was read as a mode).
+static bool hasMode(Operation *op, Mode m) {
+  auto in = [&](std::initializer_list<Mode> modes) {
+    return llvm::is_contained(modes, m);
+  };
+  if (isa<MulOp, MadOp>(op))
+    return in({Mode::hi, Mode::lo, Mode::wide});
+  if (isa<MadcOp, Mul24Op, Mad24Op, Dp2aOp>(op))
+    return in({Mode::hi, Mode::lo});
+  if (isa<ShfOp>(op))
+    return in({Mode::l, Mode::r});
+  if (isa<ShflOp>(op))
+    return in({Mode::up, Mode::down, Mode::bfly, Mode::idx});
+  if (isa<VoteOp>(op))
+    return in({Mode::all, Mode::any, Mode::uni, Mode::ballot});
+  if (isa<MatchOp>(op))
+    return in({Mode::all, Mode::any});
+  if (isa<PrmtOp>(op))
+    return in(
+        {Mode::f4e, Mode::b4e, Mode::rc8, Mode::ecl, Mode::ecr, Mode::rc16});
+  if (isa<TestpOp>(op))
+    return in({Mode::finite, Mode::infinite, Mode::number, Mode::notanumber,
+               Mode::normal, Mode::subnormal});
+  if (isa<Tld4Op>(op))
+    return in({Mode::r, Mode::g, Mode::b, Mode::a});
+  return true;
 }
 
 /// The state space family of `s` for ld/st's space check: shared and
@@ -213,6 +249,16 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   // setp/set compare: the comparison is not optional.
   if (isa<SetpOp, SetOp>(op) && !mods.getCmp())
     return op->emitOpError("needs a comparison (.eq, .lt, ...)");
+  if (std::optional<Mode> m = mods.getMode(); m && !hasMode(op, *m))
+    return op->emitOpError("does not accept modifier '.")
+           << stringifyMode(*m) << "'";
+  // redux reduces by an operation and shfl names its mode (ptxas:
+  // "Reduction operation is required", "Shuffle modifier required").
+  if (isa<ReduxOp>(op) && !mods.getRedOp())
+    return op->emitOpError(
+        "needs an operation (.add, .min, .max, .and, .or, .xor)");
+  if (isa<ShflOp>(op) && !mods.getMode())
+    return op->emitOpError("needs a mode (.up, .down, .bfly, .idx)");
   // cvt between integers and floats, or to a narrower float, rounds: the
   // rounding modifier is required (ptxas: "Rounding modifier required").
   if (isa<CvtOp>(op) && mods.getTypes().size() == 2 && !mods.getRounding()) {
