@@ -35,7 +35,6 @@ void locateContainerAt(const char *data, size_t limit, ImageInfo &info) {
     info.problem = "fatbin container larger than the image";
     return;
   }
-  info.bytes = total;
   info.span = std::string_view(data, total);
 }
 
@@ -122,7 +121,6 @@ ImageInfo zluda::shim::locateImage(const void *image, size_t size) {
       size ? std::string_view(p, strnlen(p, size)) : std::string_view(p);
   if (looksLikePTX(text)) {
     info.kind = ImageKind::ptx;
-    info.bytes = text.size();
     info.span = text;
     return info;
   }

@@ -24,7 +24,6 @@ const char *imageKindName(ImageKind kind);
 
 struct ImageInfo {
   ImageKind kind = ImageKind::unknown;
-  uint64_t bytes = 0; ///< size of the image as found (container or text)
   /// The image's bytes as found (the container, header included, or the
   /// text): what `build` indexes (cache::imageIndexKey).
   std::string_view span;

@@ -181,7 +181,7 @@ Shim::Decision Shim::decide(const char *api, const ImageInfo &image,
                             const std::string &moduleHash, bool indexed,
                             cache::Entry &entry) {
   ++counts.images;
-  counts.imageBytes += image.bytes;
+  counts.imageBytes += image.span.size();
   std::string head = std::string(api) + " " + imageKindName(image.kind);
   auto outcome = [&](const std::string &status) {
     Decision d = config.strict ? Decision::refuse : Decision::fallback;

@@ -156,7 +156,7 @@ TEST_CASE("images: wrapper, container, compressed, PTX and cubin", "[shim]") {
   }
   CHECK(readImage(&w).kind == ImageKind::wrapper);
   CHECK(readImage(plain.data()).kind == ImageKind::container);
-  CHECK(readImage(plain.data()).bytes == plain.size());
+  CHECK(readImage(plain.data()).span.size() == plain.size());
   CHECK(readImage(plain.data(), plain.size() - 8).problem ==
         "fatbin container larger than the image");
   ImageInfo elf = readImage("\x7f"
