@@ -2528,6 +2528,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     bool ordered = sem && *sem != MemSemantics::weak;
     if (mods.has(Flag::nc) && !(space && *space == StateSpace::global))
       return p.error(opTok, "'" + mnemonic + ".nc' reads .global memory only");
+    if (mods.has(Flag::nc) && mods.has(Flag::volatile_))
+      return p.error(opTok, "'" + mnemonic +
+                                ".nc' reads memory that does not change: "
+                                "not .volatile");
     if (param && (ordered || mods.has(Flag::volatile_)))
       return p.error(opTok,
                      "'" + mnemonic + "' of .param takes no " +
@@ -2643,9 +2647,29 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                       (space ? ".global" : "generic") +
                                       " address (addresses are 64-bit)");
   }
+  // cvt converts between two value types (ptxas: "Unexpected instruction
+  // types specified", "No state space qualifier expected"): no third type,
+  // no .b or .pred type, no state space.
+  if (mnemonic == "cvt") {
+    ArrayRef<TypeKind> types = mods.getTypes();
+    if (types.size() > 2)
+      return p.error(opTok,
+                     "'cvt' takes a destination and a source type, not " +
+                         Twine(types.size()) + " types");
+    for (TypeKind t : types)
+      if (typeClass(t) == 'b' || typeClass(t) == 'p' || t == TypeKind::b128)
+        return p.error(opTok, "'cvt' has no type ." + stringifyTypeKind(t));
+    // (A state space after cvt is read as one of its extra qualifiers.)
+    if (ArrayAttr extras = mods.getExtras())
+      for (Attribute e : extras)
+        if (symbolizeStateSpace(cast<StringAttr>(e).getValue()))
+          return p.error(opTok, "'cvt' takes no state space (." +
+                                    cast<StringAttr>(e).getValue() + ")");
+  }
   // Instruction types the instruction does not have (ptxas: "Unexpected
   // instruction types specified"): mov/ld/st move halves as .b16/.b32, shl
-  // is .b only, shr has no float type, an integer mul/mad names its half.
+  // is .b only, shr has no float type, an integer mul/mad names its half
+  // and only an integer one has halves, st stores no .pred, shfl moves .b32.
   if (mods.getTypes().size() == 1) {
     TypeKind t = mods.getTypes()[0];
     char cls = typeClass(t);
@@ -2654,7 +2678,15 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     bool refused =
         (halves && llvm::is_contained({"mov", "ld", "ldu", "st"}, mnemonic)) ||
         (mnemonic == "shl" && cls != 'b') ||
-        (mnemonic == "shr" && cls != 'b' && cls != 's' && cls != 'u');
+        (mnemonic == "shr" && cls != 'b' && cls != 's' && cls != 'u') ||
+        (mnemonic == "st" && cls == 'p') ||
+        (mnemonic == "shfl" && t != TypeKind::b32);
+    std::optional<Mode> mode = mods.getMode();
+    bool namesHalf =
+        mode && (*mode == Mode::lo || *mode == Mode::hi || *mode == Mode::wide);
+    if ((mnemonic == "mul" || mnemonic == "mad") && namesHalf && cls != 's' &&
+        cls != 'u')
+      refused = true;
     if (refused)
       return p.error(opTok,
                      "'" + mnemonic + "' has no type ." + stringifyTypeKind(t));
