@@ -104,8 +104,7 @@ std::string buildAmdgpuPipeline() {
       "speculative-execution<only-if-divergent-target>");
   add(simplifyCfg);
   add(instCombine);
-  add("reassociate,loop-mssa(licm<allowspeculation>),gvn<>,sccp,"
-      "bdce");
+  add("reassociate,loop-mssa(licm<allowspeculation>),gvn<>,sccp,bdce");
   add(instCombine);
   add(amdgpuPeephole);
   add("adce,memcpyopt,dse,infer-address-spaces");

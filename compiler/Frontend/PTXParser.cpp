@@ -2521,9 +2521,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                               "' needs an operation (.add, .exch, .cas...)");
   if (load || store) {
     std::optional<StateSpace> space = mods.getSpace();
-    bool param = space && (*space == StateSpace::param ||
-                           *space == StateSpace::param_entry ||
-                           *space == StateSpace::param_func);
+    bool param = space && spaceFamily(*space) == StateSpace::param;
     std::optional<MemSemantics> sem = mods.getSem();
     bool ordered = sem && *sem != MemSemantics::weak;
     if (mods.has(Flag::nc) && !(space && *space == StateSpace::global))
@@ -2617,10 +2615,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     if (store && readOnly)
       return refuseSpace();
     if (atomic && space &&
-        !llvm::is_contained({StateSpace::global, StateSpace::shared,
-                             StateSpace::shared_cta, StateSpace::shared_cluster,
-                             StateSpace::generic},
-                            *space))
+        !llvm::is_contained(
+            {StateSpace::global, StateSpace::shared, StateSpace::generic},
+            spaceFamily(*space)))
       return refuseSpace();
     if (mnemonic == "cvta" && !space)
       return p.error(opTok,

@@ -169,9 +169,7 @@ static bool hasMode(Operation *op, Mode m) {
   return true;
 }
 
-/// The state space family of `s` for ld/st's space check: shared and
-/// param with their sub-qualifiers are one.
-static StateSpace spaceFamily(StateSpace s) {
+StateSpace zluda::ptx::spaceFamily(StateSpace s) {
   switch (s) {
   case StateSpace::shared_cta:
   case StateSpace::shared_cluster:

@@ -20,6 +20,10 @@ void printInstOp(mlir::Operation *op, ModifiersAttr mods,
                  mlir::OpAsmPrinter &printer);
 llvm::LogicalResult verifyInstOp(mlir::Operation *op, ModifiersAttr mods,
                                  const InstSpec &spec);
+/// The state space family of `s`: shared and param with their
+/// sub-qualifiers (.shared::cta, .shared::cluster, .param::entry,
+/// .param::func) are one.
+StateSpace spaceFamily(StateSpace s);
 } // namespace zluda::ptx
 
 #define GET_OP_CLASSES
