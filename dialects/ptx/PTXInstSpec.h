@@ -75,13 +75,12 @@ constexpr uint64_t Cvt =
     f(Flag::ftz) | f(Flag::sat) | f(Flag::relu) | f(Flag::satfinite);
 constexpr uint64_t Mem =
     f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) | f(Flag::noftz) |
-    f(Flag::mmio) |
-    f(Flag::L1_evict_normal) | f(Flag::L1_evict_unchanged) |
-    f(Flag::L1_evict_first) | f(Flag::L1_evict_last) |
-    f(Flag::L1_no_allocate) | f(Flag::L2_evict_first) |
-    f(Flag::L2_evict_last) | f(Flag::L2_evict_normal) |
-    f(Flag::L2_evict_unchanged) | f(Flag::L2_cache_hint) | f(Flag::L2_64B) |
-    f(Flag::L2_128B) | f(Flag::L2_256B) | f(Flag::L1) | f(Flag::L2);
+    f(Flag::mmio) | f(Flag::L1_evict_normal) | f(Flag::L1_evict_unchanged) |
+    f(Flag::L1_evict_first) | f(Flag::L1_evict_last) | f(Flag::L1_no_allocate) |
+    f(Flag::L2_evict_first) | f(Flag::L2_evict_last) |
+    f(Flag::L2_evict_normal) | f(Flag::L2_evict_unchanged) |
+    f(Flag::L2_cache_hint) | f(Flag::L2_64B) | f(Flag::L2_128B) |
+    f(Flag::L2_256B) | f(Flag::L1) | f(Flag::L2);
 } // namespace fl
 
 struct InstSpec {
