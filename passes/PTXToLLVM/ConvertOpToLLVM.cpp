@@ -278,7 +278,7 @@ Value lowerFp8Pair(OpBuilder &b, Location loc, TypeKind dk, TypeKind sk,
 
 template <typename OpTy>
 Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
-                 ConversionPatternRewriter &b, const Lowering &) {
+                 ConversionPatternRewriter &b, const Lowering &l) {
   Location loc = op.getLoc();
   TypeKind dk = *mods.getType(0), sk = *mods.getType(1);
   Type dt = semanticType(op.getContext(), dk),
@@ -312,6 +312,10 @@ Results lowerCvt(OpTy op, ValueRange args, ModifiersAttr mods,
     // cvt.rn.tf32.f32 (sm_90) rounds ties to even instead: 0xfff plus the
     // kept part's lowest bit; every NaN gives the canonical 0x7fffe000
     // (measured on the H200 over all 2^32 inputs).
+    if (Value native = l.target.createTf32Conversion(
+            b, loc, castTo(b, loc, args[0], b.getF32Type()),
+            *mods.getRounding()))
+      return one(castTo(b, loc, native, op->getResult(0).getType()));
     Type i32 = b.getI32Type();
     Value x = castTo(b, loc, args[0], i32);
     Value increment = constInt(b, loc, i32, 0x1000);

@@ -153,6 +153,14 @@ public:
                                        mlir::ValueRange operands) const {
     return {};
   }
+  /// `cvt.rna.tf32.f32` or `cvt.rn.tf32.f32` (`rounding`) of the f32 `x` as
+  /// the target's own instruction: the rounded bits as an i32; null for the
+  /// shared lowering's integer rounding (AMDGPU).
+  virtual mlir::Value createTf32Conversion(mlir::OpBuilder &b,
+                                           mlir::Location loc, mlir::Value x,
+                                           RoundingMode rounding) const {
+    return {};
+  }
   /// `fence.proxy.<kind>[.<space>]` (`instruction`, as spelled) as the
   /// target's own instruction: NVIDIA's async proxy (bulk copies, wgmma's
   /// operands) is another path to memory that an ordinary fence does not

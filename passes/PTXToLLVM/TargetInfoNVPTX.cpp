@@ -274,6 +274,17 @@ public:
         .getResult(0);
   }
 
+  Value createTf32Conversion(OpBuilder &b, Location loc, Value x,
+                             RoundingMode rounding) const override {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getI32Type(),
+               b.getStringAttr(rounding == RoundingMode::rn
+                                   ? "llvm.nvvm.f2tf32.rn"
+                                   : "llvm.nvvm.f2tf32.rna"),
+               x)
+        .getResult(0);
+  }
+
   bool createProxyFence(OpBuilder &b, Location loc,
                         StringRef instruction) const override {
     LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{},
