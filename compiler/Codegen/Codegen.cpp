@@ -31,6 +31,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -463,6 +464,15 @@ llvm::Expected<std::string> lowerModule(OwningOpRef<ModuleOp> owned,
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // NVPTX: 32-bit pointers into .shared, .const and .local, as NVIDIA's
+    // compiler writes them (TargetInfoNVPTX's data layout says the same).
+    // With 64-bit ones each shared address the loop of a GEMM reuses was
+    // a 64-bit register of its own (cuda-samples' cudaTensorCoreGemm).
+    // --mllvm=-nvptx-short-ptr=false still decides otherwise.
+    auto *shortPointers = static_cast<llvm::cl::opt<bool> *>(
+        llvm::cl::getRegisteredOptions().lookup("nvptx-short-ptr"));
+    if (shortPointers && !shortPointers->getNumOccurrences())
+      shortPointers->setValue(true);
   });
   bool nvptx = opts.target == "nvptx";
   MLIRContext *ctx = module.getContext();

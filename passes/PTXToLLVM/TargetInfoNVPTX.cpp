@@ -35,7 +35,10 @@ public:
 
   StringRef getTriple() const override { return "nvptx64-nvidia-cuda"; }
   StringRef getDataLayout() const override {
-    return "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
+    // 32-bit pointers into shared, const and local memory (LLVM's
+    // -nvptx-short-ptr, which the code generator sets: nvcc's addressing).
+    return "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-"
+           "i256:256-v16:16-v32:32-n16:32:64";
   }
   StringRef getChip() const override { return chip; }
   unsigned getAllocaAddressSpace() const override { return 0; }
