@@ -231,6 +231,15 @@ public:
   StringAttr fileName;
   /// `.address_size`: the width of absolute addresses.
   int64_t addressSize = 64;
+  /// `.version` as major * 10 + minor (PTX ISA minors are one digit).
+  unsigned ptxVersion = 0;
+  /// .b128 values are PTX ISA 8.3's (ptxas: "Feature 'Type .b128' requires
+  /// PTX ISA .version 8.3 or later").
+  LogicalResult checkTypeVersion(const Token &at, TypeKind type) {
+    if (type == TypeKind::b128 && ptxVersion < 83)
+      return error(at, "type .b128 needs .version 8.3 or later");
+    return success();
+  }
   ModuleOp module;
   std::string currentFunction;
   std::optional<Location> debugLoc;
@@ -366,6 +375,10 @@ private:
   LogicalResult parseTargetList(const Token &name, bool isBranchTargets);
 
   // Instruction building.
+  LogicalResult checkOperandShapes(const Token &opTok, StringRef mnemonic,
+                                   ModifiersAttr mods,
+                                   ArrayRef<ParsedOperand> operands, bool load,
+                                   bool store);
   LogicalResult emitInstruction(const Token &opTok, StringRef mnemonic,
                                 const InstSpec &spec, ModifiersAttr mods,
                                 MutableArrayRef<ParsedOperand> operands);
@@ -605,6 +618,7 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
         return nullptr;
       }
       version = v.text.str();
+      ptxVersion = major * 10 + minor;
       sawVersion = true;
       (void)at;
       continue;
@@ -821,6 +835,8 @@ LogicalResult Parser::parseParam(ParamDecl &out, bool isEntry) {
     } else if (w == "v2" || w == "v4" || w == "v8") {
       vec = w[1] - '0';
     } else if (auto t = symbolizeTypeKind(w)) {
+      if (failed(checkTypeVersion(at, *t)))
+        return failure();
       type = *t;
     } else {
       return error(at, "unexpected " + describe(at) + " in a parameter");
@@ -1203,6 +1219,8 @@ LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
       if (failed(expect(Token::RParen, "')'")))
         return failure();
     } else if (auto t = symbolizeTypeKind(w)) {
+      if (failed(checkTypeVersion(at, *t)))
+        return failure();
       type = *t;
     } else {
       return error(at,
@@ -1553,9 +1571,11 @@ LogicalResult FunctionBuilder::parseRegDecl() {
     StringRef w = at.text.drop_front();
     if (w == "v2" || w == "v4" || w == "v8")
       vec = w[1] - '0';
-    else if (auto t = symbolizeTypeKind(w))
+    else if (auto t = symbolizeTypeKind(w)) {
+      if (failed(p.checkTypeVersion(at, *t)))
+        return failure();
       type = *t;
-    else
+    } else
       return p.error(at, "unexpected " + Parser::describe(at) +
                              " in a register declaration");
   }
@@ -2297,6 +2317,133 @@ static bool registerFits(TypeKind inst, TypeKind reg) {
   return (i == 's' || i == 'u') && (r == 's' || r == 'u');
 }
 
+LogicalResult FunctionBuilder::checkOperandShapes(
+    const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
+    ArrayRef<ParsedOperand> operands, bool load, bool store) {
+  ArrayRef<TypeKind> types = mods.getTypes();
+  auto literal = [](const ParsedOperand &o) {
+    return o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float;
+  };
+  // A register that is not 32 bits wide, or a predicate, where a 32-bit
+  // integer goes (barrier numbers and counts, activemask's destination,
+  // bar.warp.sync's member mask); activemask takes a float register too.
+  auto not32 = [&](const ParsedOperand &o,
+                   bool floats = false) -> std::optional<TypeKind> {
+    std::optional<TypeKind> reg = declaredType(o);
+    if (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 32 ||
+                (!floats && typeClass(*reg) == 'f')))
+      return reg;
+    return std::nullopt;
+  };
+  auto refuseRegister = [&](const ParsedOperand &o, TypeKind reg,
+                            StringRef what) {
+    return p.error(o.tok, "'" + mnemonic + "' takes a 32-bit " + what +
+                              ", not the ." + stringifyTypeKind(reg) +
+                              " register '" + o.name + "'");
+  };
+  // ld/ldu/st: .vN moves a {...} of N values, and a {...} needs .vN.
+  if ((load || store) && operands.size() > (load ? 0u : 1u)) {
+    const ParsedOperand &value = operands[load ? 0 : 1];
+    unsigned vec = mods.getVec();
+    bool braces = value.kind == ParsedOperand::Vec;
+    if (vec && !braces)
+      return p.error(value.tok, "'" + mnemonic + ".v" + Twine(vec) +
+                                    "' moves a vector {...} of " + Twine(vec) +
+                                    " values, not " +
+                                    Parser::describe(value.tok));
+    // (Triton writes one value in braces: `ld.global.b32 { %r1 }, [a]`.)
+    if (!vec && braces && value.elems.size() != 1)
+      return p.error(value.tok, "'" + mnemonic +
+                                    "' without .v2/.v4 moves one value, not "
+                                    "a vector of " +
+                                    Twine(value.elems.size()));
+    if (vec && braces && value.elems.size() != vec)
+      return p.error(value.tok, "'" + mnemonic + ".v" + Twine(vec) +
+                                    "' moves " + Twine(vec) + " values, not " +
+                                    Twine(value.elems.size()));
+    // 256-bit accesses are PTX ISA 8.8's (ptxas: "Feature '256 bit wide
+    // load/store' requires PTX ISA .version 8.8").
+    if (vec && types.size() == 1 && vec * getTypeBitWidth(types[0]) > 128 &&
+        p.ptxVersion < 88)
+      return p.error(opTok, "a " + Twine(vec * getTypeBitWidth(types[0])) +
+                                "-bit '" + mnemonic +
+                                "' needs .version 8.8 or later");
+  }
+  // A .b128 value is a .b128 register ({a, b} of two .b64 only for mov).
+  if (types.size() == 1 && types[0] == TypeKind::b128)
+    for (const ParsedOperand &o : operands)
+      if (o.kind == ParsedOperand::Name)
+        if (std::optional<TypeKind> reg = declaredType(o);
+            reg && *reg != TypeKind::b128)
+          return p.error(o.tok, "'" + mnemonic +
+                                    "' of type .b128 cannot take the ." +
+                                    stringifyTypeKind(*reg) + " register '" +
+                                    o.name + "'");
+  if (mnemonic == "cvt" && types.size() == 2 && operands.size() >= 2) {
+    // A .tf32 result is the bits of a .b32 register.
+    if (std::optional<TypeKind> reg = declaredType(operands[0]);
+        reg && types[0] == TypeKind::tf32 && *reg != TypeKind::b32)
+      return p.error(operands[0].tok,
+                     "'cvt' to .tf32 writes a .b32 register, not the ." +
+                         stringifyTypeKind(*reg) + " register '" +
+                         operands[0].name + "'");
+    // A literal source of the source type's kind.
+    char cls = typeClass(types[1]);
+    bool floatSource =
+        cls == 'f' || types[1] == TypeKind::f16 || types[1] == TypeKind::bf16;
+    for (const ParsedOperand &o : operands.drop_front())
+      if (literal(o) && (cls == 's' || cls == 'u' || floatSource) &&
+          (o.kind == ParsedOperand::Float) != floatSource)
+        return p.error(o.tok, "'cvt' from ." + stringifyTypeKind(types[1]) +
+                                  " cannot take the " +
+                                  (floatSource ? "integer" : "float") +
+                                  " immediate '" + o.tok.text + "'");
+  }
+  // Barriers: a number 0-15 and a thread count that is a multiple of the
+  // warp size, each a 32-bit integer; bar.red's last operand a predicate.
+  bool barrier =
+      llvm::is_contained({"bar", "bar.sync", "bar.arrive", "bar.red",
+                          "barrier.sync", "barrier.arrive", "barrier.red"},
+                         mnemonic);
+  if (barrier) {
+    bool red = mnemonic.ends_with(".red");
+    size_t first = red ? 1 : 0, end = operands.size() - (red ? 1 : 0);
+    for (size_t i = first; i < end && i < operands.size(); ++i) {
+      const ParsedOperand &o = operands[i];
+      bool count = i > first;
+      if (o.kind == ParsedOperand::Int) {
+        if (!count && o.intValue > 15)
+          return p.error(o.tok, "barrier number " + o.tok.text +
+                                    " is out of range (0 to 15)");
+        if (count && o.intValue % 32 != 0)
+          return p.error(o.tok, "barrier thread count " + o.tok.text +
+                                    " is not a multiple of the warp size (32)");
+      } else if (o.kind == ParsedOperand::Float) {
+        return p.error(o.tok, "'" + mnemonic + "' takes no float immediate");
+      } else if (std::optional<TypeKind> reg = not32(o)) {
+        return refuseRegister(o, *reg,
+                              count ? "thread count" : "barrier number");
+      }
+    }
+    if (red && operands.size() >= 2 &&
+        operands.back().kind == ParsedOperand::Name)
+      if (std::optional<TypeKind> reg = declaredType(operands.back());
+          reg && *reg != TypeKind::pred)
+        return p.error(operands.back().tok,
+                       "'" + mnemonic + "' reduces a predicate, not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           operands.back().name + "'");
+  }
+  if ((mnemonic == "activemask" || mnemonic == "bar.warp.sync") &&
+      !operands.empty())
+    if (std::optional<TypeKind> reg =
+            not32(operands.front(), mnemonic == "activemask"))
+      return refuseRegister(operands.front(), *reg,
+                            mnemonic == "activemask" ? "destination"
+                                                     : "member mask");
+  return success();
+}
+
 LogicalResult
 FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                  const InstSpec &spec, ModifiersAttr mods,
@@ -2448,10 +2595,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return success();
       }
       // A literal value of the other kind (st.f32 of an integer, st.u32 of
-      // a float).
-      if (loose &&
-          (o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float)) {
-        char cls = typeClass(inst);
+      // a float; exactly typed operands: mul.wide's sources, a shift's
+      // amount, atom's value, cvta's address, bfe/bfi's positions).
+      if (o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float) {
+        char cls = typeClass(loose ? inst : want);
         bool isFloat = o.kind == ParsedOperand::Float;
         if ((cls == 'f' && !isFloat) || ((cls == 's' || cls == 'u') && isFloat))
           return p.error(
@@ -2506,12 +2653,23 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       ok = check(0, inst, false);
       if (succeeded(ok))
         ok = check(1, inst, false);
+    } else if (mnemonic == "bfe" || mnemonic == "bfi") {
+      // bfe d, a, pos, len; bfi d, a, b, pos, len: positions are .u32.
+      size_t values = mnemonic == "bfe" ? 2 : 3;
+      for (size_t i = 0; succeeded(ok) && i < operands.size(); ++i)
+        ok = check(i, i < values ? inst : TypeKind::u32, false);
     } else if (load || store) {
       ok = check(load ? 0 : 1, inst, true);
     }
     if (failed(ok))
       return failure();
   }
+  // Operand shapes ptxas checks ("Arguments mismatch", "Result vector
+  // expected", "Argument vector size mismatch", "Barrier number out of
+  // range"; found by the ptxas differential fuzzer, each case and the valid
+  // forms checked against ptxas, sm_90).
+  if (failed(checkOperandShapes(opTok, mnemonic, mods, operands, load, store)))
+    return failure();
   // Qualifiers ptxas pairs (found by the ptxas differential fuzzer): atom
   // and red need an operation ("Illegal operation"); .nc is for .global
   // loads only; .param takes no ordering or .volatile; a load's or store's
@@ -2591,10 +2749,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // "Unexpected instruction types specified"); `mul.u64.s32` was read as
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
-      llvm::is_contained({"add",  "sub",  "mul", "mad",  "div", "rem", "abs",
-                          "neg",  "min",  "max", "and",  "or",  "xor", "not",
-                          "shl",  "shr",  "mov", "selp", "fma", "bfe", "bfi",
-                          "prmt", "popc", "clz", "brev", "cvta"},
+      llvm::is_contained({"add",  "sub",  "mul", "mad",  "div",  "rem", "abs",
+                          "neg",  "min",  "max", "and",  "or",   "xor", "not",
+                          "shl",  "shr",  "mov", "selp", "fma",  "bfe", "bfi",
+                          "prmt", "popc", "clz", "brev", "cvta", "shf"},
                          mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
@@ -2657,16 +2815,23 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       if (typeClass(t) == 'b' || typeClass(t) == 'p' || t == TypeKind::b128)
         return p.error(opTok, "'cvt' has no type ." + stringifyTypeKind(t));
     // (A state space after cvt is read as one of its extra qualifiers.)
+    // Its qualifiers are its rounding, .ftz, .sat, .relu, .satfinite and
+    // types; anything else is refused (ptxas: "Illegal modifier") but the
+    // newer `::` qualifiers, which are reported unsupported by name.
     if (ArrayAttr extras = mods.getExtras())
-      for (Attribute e : extras)
-        if (symbolizeStateSpace(cast<StringAttr>(e).getValue()))
-          return p.error(opTok, "'cvt' takes no state space (." +
-                                    cast<StringAttr>(e).getValue() + ")");
+      for (Attribute e : extras) {
+        StringRef word = cast<StringAttr>(e).getValue();
+        if (symbolizeStateSpace(word))
+          return p.error(opTok, "'cvt' takes no state space (." + word + ")");
+        if (!word.contains("::"))
+          return p.error(opTok, "'cvt' has no qualifier ." + word);
+      }
   }
   // Instruction types the instruction does not have (ptxas: "Unexpected
   // instruction types specified"): mov/ld/st move halves as .b16/.b32, shl
   // is .b only, shr has no float type, an integer mul/mad names its half
-  // and only an integer one has halves, st stores no .pred, shfl moves .b32.
+  // and only an integer one has halves, st stores no .pred, shfl moves .b32,
+  // shf shifts .b32.
   if (mods.getTypes().size() == 1) {
     TypeKind t = mods.getTypes()[0];
     char cls = typeClass(t);
@@ -2677,7 +2842,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "shl" && cls != 'b') ||
         (mnemonic == "shr" && cls != 'b' && cls != 's' && cls != 'u') ||
         (mnemonic == "st" && cls == 'p') ||
-        (mnemonic == "shfl" && t != TypeKind::b32);
+        (mnemonic == "shfl" && t != TypeKind::b32) ||
+        (mnemonic == "shf" && t != TypeKind::b32);
     std::optional<Mode> mode = mods.getMode();
     bool namesHalf =
         mode && (*mode == Mode::lo || *mode == Mode::hi || *mode == Mode::wide);

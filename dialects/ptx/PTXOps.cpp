@@ -278,6 +278,23 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
              << stringifyTypeKind(src) << " to ." << stringifyTypeKind(d)
              << " needs a rounding modifier";
   }
+  // A float fma or mad rounds once, and says how (ptxas: "Rounding
+  // modifier required"; mad.f32 without one was sm_1x's).
+  if (std::optional<TypeKind> t = mods.getType();
+      t && isa<FmaOp, MadOp>(op) && !mods.getRounding() &&
+      (*t == TypeKind::f16 || *t == TypeKind::bf16 || *t == TypeKind::f16x2 ||
+       *t == TypeKind::bf16x2 || *t == TypeKind::f32 || *t == TypeKind::f64))
+    return op->emitOpError(".")
+           << stringifyTypeKind(*t)
+           << " needs a rounding modifier (.rn, .rz, .rm, .rp)";
+  // Three-input min/max (PTX ISA 8.8) are .f32 only.
+  if (isa<MinOp, MaxOp>(op) && mods.getTypes().size() == 1 &&
+      mods.getTypes()[0] != TypeKind::f32) {
+    auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
+    if ((groups ? groups.size() : op->getNumOperands()) == 3)
+      return op->emitOpError("takes three sources on .f32 only, not .")
+             << stringifyTypeKind(mods.getTypes()[0]);
+  }
   if (auto arity = sourceArity(op, mods)) {
     // Each of them names its instruction type (`add` alone is not PTX);
     // isspacep's space is its only modifier.
