@@ -390,13 +390,10 @@ Results lowerArith(Operation *op, ValueRange args, ModifiersAttr mods,
       r = LLVM::SMaxOp::create(b, loc, r, splatInt(b, loc, r.getType(), 0));
   } else if (isa<NegOp>(op))
     r = LLVM::SubOp::create(b, loc, constInt(b, loc, t, 0), in[0]);
-  else if (isa<AbsOp>(op)) {
-    Value zero = constInt(b, loc, t, 0);
-    Value negV = LLVM::SubOp::create(b, loc, zero, in[0]);
-    Value isNeg =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, in[0], zero);
-    r = LLVM::SelectOp::create(b, loc, isNeg, negV, in[0]);
-  } else
+  else if (isa<AbsOp>(op))
+    // The most negative value is its own absolute value, as in PTX.
+    r = LLVM::AbsOp::create(b, loc, t, in[0], /*is_int_min_poison=*/false);
+  else
     return op->emitError("unsupported: integer ")
            << op->getName().stripDialect();
   return one(castTo(b, loc, r, resT, isSigned));

@@ -150,8 +150,11 @@ Results lowerSetp(OpTy op, ValueRange args, ModifiersAttr mods,
       results.push_back(LLVM::ExtractElementOp::create(
           b, loc, *c, constInt(b, loc, b.getI32Type(), i)));
   } else {
-    results = {*c, LLVM::XOrOp::create(b, loc, *c,
-                                       constInt(b, loc, b.getI1Type(), 1))};
+    // q (`setp d|q`) is not p; without it, no negation to clean up later.
+    results = {*c};
+    if (op->getNumResults() > 1)
+      results.push_back(
+          LLVM::XOrOp::create(b, loc, *c, constInt(b, loc, b.getI1Type(), 1)));
   }
   if (mods.getBoolOp()) {
     Value pc = castTo(b, loc, args[2], b.getI1Type());

@@ -197,9 +197,9 @@ module {
   }
   // CHECK-LABEL: llvm.func internal @abs_s32(
   // CHECK-SAME: %[[A:.*]]: i32) -> i32
-  // CHECK: %[[N:.*]] = llvm.sub %{{.*}}, %[[A]] : i32
-  // CHECK: %[[LT:.*]] = llvm.icmp "slt" %[[A]], %{{.*}} : i32
-  // CHECK: llvm.select %[[LT]], %[[N]], %[[A]] : i1, i32
+  // One llvm.abs whose most negative input is defined (itself, as PTX
+  // says), not a compare, a negation and a select for InstCombine to fold.
+  // CHECK: "llvm.intr.abs"(%[[A]]) <{is_int_min_poison = false}> : (i32) -> i32
   ptx.func @abs_s32 attributes {
       params = [#ptx.param<name = "a", space = reg, type = b32>],
       returns = [#ptx.param<name = "d", space = reg, type = b32>]} {

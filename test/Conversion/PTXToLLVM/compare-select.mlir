@@ -11,7 +11,10 @@
 module {
   // CHECK-LABEL: llvm.func internal @setp_lt_s32(
   // CHECK-SAME: %[[A:.*]]: i32, %[[B:.*]]: i32) -> i1
+  // Without `|q` no negation is made (sort.sm_80 had 4,029 dead ones for
+  // the optimizer to remove).
   // CHECK: %[[P:.*]] = llvm.icmp "slt" %[[A]], %[[B]] : i32
+  // CHECK-NOT: llvm.xor
   // CHECK: llvm.return %[[P]] : i1
   ptx.func @setp_lt_s32 attributes {
       params = [#ptx.param<name = "a", space = reg, type = b32>,
