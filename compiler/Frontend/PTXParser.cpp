@@ -2412,7 +2412,8 @@ LogicalResult FunctionBuilder::checkOperandShapes(
       const ParsedOperand &o = operands[i];
       bool count = i > first;
       if (o.kind == ParsedOperand::Int) {
-        if (!count && o.intValue > 15)
+        // (ptxas reads the low 32 bits: 0x100000000 is barrier 0.)
+        if (!count && (o.intValue & 0xffffffffu) > 15)
           return p.error(o.tok, "barrier number " + o.tok.text +
                                     " is out of range (0 to 15)");
         if (count && o.intValue % 32 != 0)
