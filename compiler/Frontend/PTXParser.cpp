@@ -2435,6 +2435,59 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                            stringifyTypeKind(*reg) + " register '" +
                            operands.back().name + "'");
   }
+  // wmma: .sync.aligned; a load's {fragment}, [address] and optional
+  // stride, a store's [address], {fragment} and optional stride; mma's four
+  // fragments and no state space (ptxas: ".aligned modifier required",
+  // "Vector expected for argument N", "Arguments mismatch", "No state space
+  // qualifier expected").
+  auto what = [](const ParsedOperand &o) {
+    return o.kind == ParsedOperand::Addr ? std::string("an address [...]")
+                                         : Parser::describe(o.tok);
+  };
+  if (mnemonic.starts_with("wmma.")) {
+    if (!mods.has(Flag::sync) || !mods.has(Flag::aligned))
+      return p.error(opTok, "'" + mnemonic + "' needs .sync.aligned");
+    auto fragment = [&](size_t i) -> LogicalResult {
+      if (operands[i].kind == ParsedOperand::Vec)
+        return success();
+      return p.error(operands[i].tok,
+                     "'" + mnemonic + "' operand " + Twine(i + 1) +
+                         " is a fragment {...}, not " + what(operands[i]));
+    };
+    if (mnemonic == "wmma.mma") {
+      if (operands.size() != 4)
+        return p.error(opTok, "'wmma.mma' takes four fragments, not " +
+                                  Twine(operands.size()) + " operands");
+      for (size_t i = 0; i < 4; ++i)
+        if (failed(fragment(i)))
+          return failure();
+      bool space = mods.getSpace().has_value();
+      if (ArrayAttr extras = mods.getExtras())
+        for (Attribute e : extras)
+          space = space || symbolizeStateSpace(cast<StringAttr>(e).getValue());
+      if (space)
+        return p.error(opTok, "'wmma.mma' takes no state space");
+    } else if (mnemonic == "wmma.load" || mnemonic == "wmma.store") {
+      bool isLoad = mnemonic == "wmma.load";
+      size_t frag = isLoad ? 0 : 1, addr = isLoad ? 1 : 0;
+      if (operands.size() < 2 || operands.size() > 3)
+        return p.error(opTok, "'" + mnemonic +
+                                  "' takes a fragment, an address and an "
+                                  "optional stride, not " +
+                                  Twine(operands.size()) + " operands");
+      if (failed(fragment(frag)))
+        return failure();
+      if (operands[addr].kind != ParsedOperand::Addr)
+        return p.error(operands[addr].tok,
+                       "'" + mnemonic + "' expects an address [a] here, not " +
+                           Parser::describe(operands[addr].tok));
+      if (operands.size() == 3 && (operands[2].kind == ParsedOperand::Addr ||
+                                   operands[2].kind == ParsedOperand::Vec))
+        return p.error(operands[2].tok,
+                       "'" + mnemonic + "' takes a 32-bit stride here, not " +
+                           what(operands[2]));
+    }
+  }
   if ((mnemonic == "activemask" || mnemonic == "bar.warp.sync") &&
       !operands.empty())
     if (std::optional<TypeKind> reg =
