@@ -2440,6 +2440,29 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   // fragments and no state space (ptxas: ".aligned modifier required",
   // "Vector expected for argument N", "Arguments mismatch", "No state space
   // qualifier expected").
+  // A warp instruction's member mask, its last operand when all are there
+  // (the verifier counts them), is 32 bits (a float register passes).
+  if (llvm::is_contained({"shfl", "vote", "redux", "match"}, mnemonic) &&
+      mods.has(Flag::sync) && operands.size() == (mnemonic == "shfl" ? 5u : 3u))
+    if (std::optional<TypeKind> reg = not32(operands.back(), true))
+      return refuseRegister(operands.back(), *reg, "member mask");
+  // dp2a/dp4a multiply .u32/.s32 (ptxas: "Unexpected instruction types").
+  if (mnemonic == "dp2a" || mnemonic == "dp4a")
+    for (TypeKind t : types)
+      if (t != TypeKind::u32 && t != TypeKind::s32)
+        return p.error(opTok, "'" + mnemonic + "' has no type ." +
+                                  stringifyTypeKind(t) + " (.u32, .s32)");
+  // Vector atom/red are floating point only (ptxas: "Vector qualifier is
+  // not allowed").
+  if ((mnemonic == "atom" || mnemonic == "red") && mods.getVec() &&
+      types.size() == 1 &&
+      !llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::f16x2,
+                           TypeKind::bf16x2, TypeKind::f32},
+                          types[0]))
+    return p.error(opTok, "a vector '" + mnemonic +
+                              "' adds, or takes the "
+                              "minimum or maximum of, floats, not ." +
+                              stringifyTypeKind(types[0]) + " values");
   auto what = [](const ParsedOperand &o) {
     return o.kind == ParsedOperand::Addr ? std::string("an address [...]")
                                          : Parser::describe(o.tok);
