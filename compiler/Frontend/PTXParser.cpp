@@ -2590,13 +2590,17 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       sources = 2, dest = false;
     else if (llvm::is_contained({"popc", "clz", "bfind"}, mnemonic))
       sources = 1, dest = false;
+    else if (mnemonic == "redux")
+      sources = 1;
     auto check = [&](const ParsedOperand &o) -> LogicalResult {
       // Literals: none of the other kind (integer for a float type, float
-      // for .s/.u; .b takes either), none at all for 16-bit floats.
+      // for .s/.u; .b takes either), none at all for 16-bit floats and
+      // their pairs.
       if (o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float) {
         char cls = typeClass(inst);
         bool isFloat = o.kind == ParsedOperand::Float;
-        bool half = inst == TypeKind::f16 || inst == TypeKind::bf16;
+        bool half = inst == TypeKind::f16 || inst == TypeKind::bf16 ||
+                    inst == TypeKind::f16x2 || inst == TypeKind::bf16x2;
         bool refused = half || (cls == 'f' && !isFloat) ||
                        ((cls == 's' || cls == 'u') && isFloat);
         if (!refused)
