@@ -69,6 +69,8 @@ struct ParsedOperand {
   SpecialRegAttr sreg;
   StringRef selector; ///< video operand selector (`b0`, `h1`, `b3210`)
   std::vector<ParsedOperand> elems;
+
+  bool isLiteral() const { return kind == Int || kind == Float; }
 };
 
 /// A `.param`/`.reg` declaration of a kernel, function or prototype.
@@ -375,6 +377,12 @@ private:
   LogicalResult parseTargetList(const Token &name, bool isBranchTargets);
 
   // Instruction building.
+  /// A literal `o` where an instruction of type `inst` takes an operand of
+  /// type `want`: refused when of the other kind (an integer for a float,
+  /// a float for .s/.u; .b takes either), with `noHalves` for 16-bit floats
+  /// and their pairs at all.
+  LogicalResult checkLiteral(const ParsedOperand &o, StringRef mnemonic,
+                             TypeKind inst, TypeKind want, bool noHalves);
   LogicalResult checkOperandShapes(const Token &opTok, StringRef mnemonic,
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
@@ -2317,13 +2325,24 @@ static bool registerFits(TypeKind inst, TypeKind reg) {
   return (i == 's' || i == 'u') && (r == 's' || r == 'u');
 }
 
+LogicalResult FunctionBuilder::checkLiteral(const ParsedOperand &o,
+                                            StringRef mnemonic, TypeKind inst,
+                                            TypeKind want, bool noHalves) {
+  char cls = typeClass(want);
+  bool isFloat = o.kind == ParsedOperand::Float;
+  if (!(noHalves && isHalfType(want)) && !(cls == 'f' && !isFloat) &&
+      !((cls == 's' || cls == 'u') && isFloat))
+    return success();
+  return p.error(o.tok, "'" + mnemonic + "' of type ." +
+                            stringifyTypeKind(inst) + " cannot take the " +
+                            (isFloat ? "float" : "integer") + " immediate '" +
+                            o.tok.text + "'");
+}
+
 LogicalResult FunctionBuilder::checkOperandShapes(
     const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
     ArrayRef<ParsedOperand> operands, bool load, bool store) {
   ArrayRef<TypeKind> types = mods.getTypes();
-  auto literal = [](const ParsedOperand &o) {
-    return o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float;
-  };
   // A register that is not 32 bits wide, or a predicate, where a 32-bit
   // integer goes (barrier numbers and counts, activemask's destination,
   // bar.warp.sync's member mask); activemask takes a float register too.
@@ -2392,7 +2411,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
     bool floatSource =
         cls == 'f' || types[1] == TypeKind::f16 || types[1] == TypeKind::bf16;
     for (const ParsedOperand &o : operands.drop_front())
-      if (literal(o) && (cls == 's' || cls == 'u' || floatSource) &&
+      if (o.isLiteral() && (cls == 's' || cls == 'u' || floatSource) &&
           (o.kind == ParsedOperand::Float) != floatSource)
         return p.error(o.tok, "'cvt' from ." + stringifyTypeKind(types[1]) +
                                   " cannot take the " +
@@ -2455,10 +2474,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   // Vector atom/red are floating point only (ptxas: "Vector qualifier is
   // not allowed").
   if ((mnemonic == "atom" || mnemonic == "red") && mods.getVec() &&
-      types.size() == 1 &&
-      !llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::f16x2,
-                           TypeKind::bf16x2, TypeKind::f32},
-                          types[0]))
+      types.size() == 1 && !isHalfType(types[0]) && types[0] != TypeKind::f32)
     return p.error(opTok, "a vector '" + mnemonic +
                               "' adds, or takes the "
                               "minimum or maximum of, floats, not ." +
@@ -2593,23 +2609,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     else if (mnemonic == "redux")
       sources = 1;
     auto check = [&](const ParsedOperand &o) -> LogicalResult {
-      // Literals: none of the other kind (integer for a float type, float
-      // for .s/.u; .b takes either), none at all for 16-bit floats and
-      // their pairs.
-      if (o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float) {
-        char cls = typeClass(inst);
-        bool isFloat = o.kind == ParsedOperand::Float;
-        bool half = inst == TypeKind::f16 || inst == TypeKind::bf16 ||
-                    inst == TypeKind::f16x2 || inst == TypeKind::bf16x2;
-        bool refused = half || (cls == 'f' && !isFloat) ||
-                       ((cls == 's' || cls == 'u') && isFloat);
-        if (!refused)
-          return success();
-        return p.error(
-            o.tok, "'" + mnemonic + "' of type ." + stringifyTypeKind(inst) +
-                       " cannot take the " + (isFloat ? "float" : "integer") +
-                       " immediate '" + o.tok.text + "'");
-      }
+      // Literals: none of the other kind, none at all for 16-bit floats
+      // and their pairs.
+      if (o.isLiteral())
+        return checkLiteral(o, mnemonic, inst, inst, /*noHalves=*/true);
       std::optional<TypeKind> reg = declaredType(o);
       if (!reg || registerFits(inst, *reg))
         return success();
@@ -2678,16 +2681,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       // A literal value of the other kind (st.f32 of an integer, st.u32 of
       // a float; exactly typed operands: mul.wide's sources, a shift's
       // amount, atom's value, cvta's address, bfe/bfi's positions).
-      if (o.kind == ParsedOperand::Int || o.kind == ParsedOperand::Float) {
-        char cls = typeClass(loose ? inst : want);
-        bool isFloat = o.kind == ParsedOperand::Float;
-        if ((cls == 'f' && !isFloat) || ((cls == 's' || cls == 'u') && isFloat))
-          return p.error(
-              o.tok, "'" + mnemonic + "' of type ." + stringifyTypeKind(inst) +
-                         " cannot take the " + (isFloat ? "float" : "integer") +
-                         " immediate '" + o.tok.text + "'");
-        return success();
-      }
+      if (o.isLiteral())
+        return checkLiteral(o, mnemonic, inst, loose ? inst : want,
+                            /*noHalves=*/false);
       std::optional<TypeKind> reg = declaredType(o);
       if (reg && !(loose ? holds(*reg) : registerFits(want, *reg)))
         return refuse(o, *reg);
@@ -2916,8 +2912,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   if (mods.getTypes().size() == 1) {
     TypeKind t = mods.getTypes()[0];
     char cls = typeClass(t);
-    bool halves = t == TypeKind::f16 || t == TypeKind::bf16 ||
-                  t == TypeKind::f16x2 || t == TypeKind::bf16x2;
+    bool halves = isHalfType(t);
     bool refused =
         (halves && llvm::is_contained({"mov", "ld", "ldu", "st"}, mnemonic)) ||
         (mnemonic == "shl" && cls != 'b') ||

@@ -169,6 +169,11 @@ static bool hasMode(Operation *op, Mode m) {
   return true;
 }
 
+bool zluda::ptx::isHalfType(TypeKind k) {
+  return k == TypeKind::f16 || k == TypeKind::bf16 || k == TypeKind::f16x2 ||
+         k == TypeKind::bf16x2;
+}
+
 StateSpace zluda::ptx::spaceFamily(StateSpace s) {
   switch (s) {
   case StateSpace::shared_cta:
@@ -282,8 +287,7 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   // modifier required"; mad.f32 without one was sm_1x's).
   if (std::optional<TypeKind> t = mods.getType();
       t && isa<FmaOp, MadOp>(op) && !mods.getRounding() &&
-      (*t == TypeKind::f16 || *t == TypeKind::bf16 || *t == TypeKind::f16x2 ||
-       *t == TypeKind::bf16x2 || *t == TypeKind::f32 || *t == TypeKind::f64))
+      (isHalfType(*t) || *t == TypeKind::f32 || *t == TypeKind::f64))
     return op->emitOpError(".")
            << stringifyTypeKind(*t)
            << " needs a rounding modifier (.rn, .rz, .rm, .rp)";

@@ -24,6 +24,9 @@ llvm::LogicalResult verifyInstOp(mlir::Operation *op, ModifiersAttr mods,
 /// sub-qualifiers (.shared::cta, .shared::cluster, .param::entry,
 /// .param::func) are one.
 StateSpace spaceFamily(StateSpace s);
+/// Whether `k` is a 16-bit float or a pair of them (.f16, .bf16, .f16x2,
+/// .bf16x2).
+bool isHalfType(TypeKind k);
 } // namespace zluda::ptx
 
 #define GET_OP_CLASSES
