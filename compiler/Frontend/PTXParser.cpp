@@ -2426,10 +2426,11 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                          mnemonic);
   if (barrier) {
     bool red = mnemonic.ends_with(".red");
-    size_t first = red ? 1 : 0, end = operands.size() - (red ? 1 : 0);
-    for (size_t i = first; i < end && i < operands.size(); ++i) {
+    // The number and count; bar.red's destination first, predicate last.
+    size_t skip = red ? 1 : 0;
+    for (size_t i = skip; i + skip < operands.size(); ++i) {
       const ParsedOperand &o = operands[i];
-      bool count = i > first;
+      bool count = i > skip;
       if (o.kind == ParsedOperand::Int) {
         // (ptxas reads the low 32 bits: 0x100000000 is barrier 0.)
         if (!count && (o.intValue & 0xffffffffu) > 15)
@@ -2454,11 +2455,6 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                            stringifyTypeKind(*reg) + " register '" +
                            operands.back().name + "'");
   }
-  // wmma: .sync.aligned; a load's {fragment}, [address] and optional
-  // stride, a store's [address], {fragment} and optional stride; mma's four
-  // fragments and no state space (ptxas: ".aligned modifier required",
-  // "Vector expected for argument N", "Arguments mismatch", "No state space
-  // qualifier expected").
   // A warp instruction's member mask, its last operand when all are there
   // (the verifier counts them), is 32 bits (a float register passes).
   if (llvm::is_contained({"shfl", "vote", "redux", "match"}, mnemonic) &&
@@ -2479,6 +2475,11 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                               "' adds, or takes the "
                               "minimum or maximum of, floats, not ." +
                               stringifyTypeKind(types[0]) + " values");
+  // wmma: .sync.aligned; a load's {fragment}, [address] and optional
+  // stride, a store's [address], {fragment} and optional stride; mma's four
+  // fragments and no state space (ptxas: ".aligned modifier required",
+  // "Vector expected for argument N", "Arguments mismatch", "No state space
+  // qualifier expected").
   auto what = [](const ParsedOperand &o) {
     return o.kind == ParsedOperand::Addr ? std::string("an address [...]")
                                          : Parser::describe(o.tok);

@@ -291,14 +291,6 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     return op->emitOpError(".")
            << stringifyTypeKind(*t)
            << " needs a rounding modifier (.rn, .rz, .rm, .rp)";
-  // Three-input min/max (PTX ISA 8.8) are .f32 only.
-  if (isa<MinOp, MaxOp>(op) && mods.getTypes().size() == 1 &&
-      mods.getTypes()[0] != TypeKind::f32) {
-    auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
-    if ((groups ? groups.size() : op->getNumOperands()) == 3)
-      return op->emitOpError("takes three sources on .f32 only, not .")
-             << stringifyTypeKind(mods.getTypes()[0]);
-  }
   if (auto arity = sourceArity(op, mods)) {
     // Each of them names its instruction type (`add` alone is not PTX);
     // isspacep's space is its only modifier.
@@ -314,6 +306,11 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
       return d << " source operand" << (arity->second == 1 ? "" : "s")
                << ", not " << n;
     }
+    // Three-input min/max (PTX ISA 8.8) are .f32 only.
+    if (isa<MinOp, MaxOp>(op) && n == 3 && mods.getTypes().size() == 1 &&
+        mods.getTypes()[0] != TypeKind::f32)
+      return op->emitOpError("takes three sources on .f32 only, not .")
+             << stringifyTypeKind(mods.getTypes()[0]);
   }
 
   std::optional<TypeKind> type = mods.getType();
