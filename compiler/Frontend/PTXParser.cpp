@@ -397,6 +397,8 @@ private:
   Type immediateType(StringRef mnemonic, ModifiersAttr mods, unsigned srcIdx,
                      unsigned numSrcs, bool isFloatLiteral);
   FailureOr<Value> makeConstant(const ParsedOperand &op, Type type);
+  /// The function's constant `value`, made at its entry when first used.
+  Value constant(Location l, TypedAttr value);
 
   // SSA construction.
   Block *newBlock(bool sealed);
@@ -462,6 +464,11 @@ private:
   llvm::DenseMap<Value, SmallVector<Value>> phiUsers;
   llvm::DenseMap<Value, Value> replacement;
   llvm::DenseMap<Type, Value> undefs;
+  /// The function's literals, one constant each (bounded memory: a
+  /// literal is a fifth of a real module's instructions).
+  llvm::DenseMap<Attribute, Value> constants;
+  /// The last of them (they are in the order of their first use).
+  Operation *lastConstant = nullptr;
   llvm::SmallPtrSet<Block *, 8> singlePredVisiting;
   /// The `.reg` return parameters, whose values `ret` returns.
   SmallVector<unsigned> returnVars;
@@ -2029,7 +2036,21 @@ FailureOr<Value> FunctionBuilder::makeConstant(const ParsedOperand &op,
       attr = IntegerAttr::get(type, bits);
     }
   }
-  return ConstantOp::create(builder, l, type, attr).getResult();
+  return constant(l, attr);
+}
+
+Value FunctionBuilder::constant(Location l, TypedAttr value) {
+  Value &c = constants[value];
+  if (!c) {
+    OpBuilder::InsertionGuard guard(builder);
+    if (lastConstant)
+      builder.setInsertionPointAfter(lastConstant);
+    else
+      builder.setInsertionPointToStart(entry);
+    lastConstant = ConstantOp::create(builder, l, value.getType(), value);
+    c = lastConstant->getResult(0);
+  }
+  return c;
 }
 
 FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
@@ -2052,9 +2073,7 @@ FailureOr<Value> FunctionBuilder::materialize(const ParsedOperand &op,
     mb.types.push_back(it.getWidth() == 16   ? TypeKind::u16
                        : it.getWidth() == 32 ? TypeKind::u32
                                              : TypeKind::u64);
-    Value off = ConstantOp::create(builder, here(op.tok), it,
-                                   IntegerAttr::get(it, op.offset))
-                    .getResult();
+    Value off = constant(here(op.tok), IntegerAttr::get(it, op.offset));
     return AddOp::create(builder, here(op.tok), TypeRange{it},
                          ValueRange{*v, off},
                          {builder.getNamedAttr("mods", mb.get(p.ctx))})
