@@ -27,11 +27,16 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace zluda::ptx;
@@ -123,8 +128,9 @@ class Parser {
 public:
   Parser(llvm::SourceMgr &sm, MLIRContext *ctx)
       : ctx(ctx), builder(ctx),
-        lexer(sm.getMemoryBuffer(sm.getMainFileID())->getBuffer()) {
-    auto *buffer = sm.getMemoryBuffer(sm.getMainFileID());
+        lexer(sm.getMemoryBuffer(sm.getMainFileID())->getBuffer()),
+        text(sm.getMemoryBuffer(sm.getMainFileID())) {
+    auto *buffer = text;
     fileName = StringAttr::get(ctx, buffer->getBufferIdentifier());
     prescanFiles(buffer->getBuffer());
     prescanBranches(buffer->getBuffer());
@@ -133,6 +139,9 @@ public:
 
   OwningOpRef<ModuleOp> parseModule();
   ParseOptions options;
+  /// The text, and how much of it has been given back (releaseMappedText).
+  const llvm::MemoryBuffer *text;
+  const char *released = nullptr;
   void prescanFiles(StringRef buffer);
   void prescanBranches(StringRef buffer);
 
@@ -612,6 +621,13 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
   SmallVector<Attribute> targets;
   bool sawVersion = false;
   while (!tok.is(Token::Eof)) {
+    // Between directives: what was read is not needed again (a function's
+    // names live in its own maps). A few megabytes at a time.
+    if (tok.text.data() - (released ? released : text->getBufferStart()) >
+        (4 << 20)) {
+      released = tok.text.data();
+      releaseMappedText(*text, released);
+    }
     if (tok.isDot("version")) {
       Token at = consume();
       if (!tok.is(Token::Float) && !tok.is(Token::Integer)) {
@@ -3557,6 +3573,20 @@ LogicalResult FunctionBuilder::finish(const Token &endTok) {
 //===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
+
+void zluda::frontend::releaseMappedText(const llvm::MemoryBuffer &text,
+                                        const char *upTo) {
+  if (text.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
+    return;
+  auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  auto begin = reinterpret_cast<uintptr_t>(text.getBufferStart());
+  auto end = reinterpret_cast<uintptr_t>(upTo ? upTo : text.getBufferEnd());
+  // Whole pages of the mapping (which starts at the file's first byte).
+  begin = (begin + page - 1) & ~(page - 1);
+  end &= ~(page - 1);
+  if (end > begin)
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+}
 
 OwningOpRef<ModuleOp> zluda::frontend::parsePTX(llvm::SourceMgr &sourceMgr,
                                                 MLIRContext *context,

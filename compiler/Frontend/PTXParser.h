@@ -16,13 +16,12 @@
 #include "mlir/IR/OwningOpRef.h"
 
 namespace llvm {
+class MemoryBuffer;
 class SourceMgr;
 } // namespace llvm
 
 namespace zluda::frontend {
 
-/// Parses the main buffer of `sourceMgr` as a PTX module. Diagnostics go to
-/// the context's handler; returns null on any error.
 /// What the parser records besides the dialect's own meaning.
 struct ParseOptions {
   /// Instructions of the families only NVIDIA's GPUs have (textures,
@@ -32,9 +31,20 @@ struct ParseOptions {
   bool nativeSpellings = false;
 };
 
+/// Parses the main buffer of `sourceMgr` as a PTX module. Diagnostics go to
+/// the context's handler; returns null on any error. The resident pages of
+/// the text already parsed are given back as it goes (releaseMappedText).
 mlir::OwningOpRef<mlir::ModuleOp> parsePTX(llvm::SourceMgr &sourceMgr,
                                            mlir::MLIRContext *context,
                                            const ParseOptions &options = {});
+
+/// Gives back the resident pages of `text` before `upTo` (all of them
+/// without it) when it maps a file: read again, for a diagnostic's source
+/// line, they come back from the file (bounded memory, docs/benchmarks.md).
+/// glibc's posix_madvise, which MemoryBuffer::dontNeedIfMmap calls, does
+/// nothing; a buffer in memory stays as it is.
+void releaseMappedText(const llvm::MemoryBuffer &text,
+                       const char *upTo = nullptr);
 
 } // namespace zluda::frontend
 

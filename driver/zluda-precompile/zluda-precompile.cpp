@@ -13,6 +13,7 @@
 
 #include "compiler/Codegen/Codegen.h"
 #include "compiler/Codegen/CrashIsolation.h"
+#include "compiler/Frontend/PTXParser.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "passes/PTXToLLVM/TargetInfo.h"
 
@@ -122,6 +123,7 @@ int runCompile(const CompileOptions &opts) {
   }
   if (!isText(opts.input, buffer->getBuffer()))
     return 1;
+  const llvm::MemoryBuffer *text = buffer.get();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -142,6 +144,8 @@ int runCompile(const CompileOptions &opts) {
       zluda::loadPTX(sourceMgr, context, opts.target);
   if (!owned)
     return 1;
+  // Bounded memory (docs/benchmarks.md): the text is not needed again.
+  zluda::frontend::releaseMappedText(*text);
   if (opts.timePhases)
     fmt::print(
         stderr, "parse+verify: {:.6f} s\n",
