@@ -7,6 +7,7 @@
 #include "compiler/Codegen/MetadataNotes.h"
 #include "compiler/Codegen/Pipeline.h"
 #include "compiler/Codegen/Printf.h"
+#include "compiler/Codegen/TranslateInParts.h"
 #include "compiler/Codegen/WideAtomics.h"
 
 #include "dialects/ptx/PTXOps.h"
@@ -42,6 +43,7 @@
 #include "llvm/TargetParser/TargetParser.h"
 
 #include <chrono>
+#include <malloc.h>
 #include <cstdlib>
 #include <mutex>
 
@@ -359,16 +361,23 @@ unsigned partitionCount(const llvm::Module &module) {
   return std::min(kernels, codegen::maxPartitions);
 }
 
+/// Gives the pages of what was freed back to the system: the partitions'
+/// threads allocate from arenas of their own, which cannot reuse the main
+/// one's free memory (bounded memory, docs/benchmarks.md).
+void releaseFreedMemory() { malloc_trim(0); }
+
 /// Optimizes and code-generates the linked `module` as partitions in
 /// parallel (each in its own LLVMContext, handed over as bitcode; AMDGPU's
 /// splitter keeps a kernel with everything it calls) and links them into a
 /// code object. Splitting before the optimizer keeps all but parsing and
 /// lowering off the serial path (-j 2: 1.2x before, docs/benchmarks.md); a
 /// function that kernels of several partitions call is optimized in each.
+/// `owned` is released once split (bounded memory).
 llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
-                                           llvm::Module &module,
+                                           std::unique_ptr<llvm::Module> owned,
                                            const codegen::Options &opts,
                                            PhaseClock &clock) {
+  llvm::Module &module = *owned;
   std::vector<llvm::SmallString<0>> parts;
   unsigned n = partitionCount(module);
   nameAnonymousGlobals(module);
@@ -378,6 +387,10 @@ llvm::Expected<std::string> emitCodeObject(llvm::TargetMachine &tm,
     llvm::raw_svector_ostream os(bc);
     llvm::WriteBitcodeToFile(*part, os);
   });
+  if (split) {
+    owned.reset();
+    releaseFreedMemory();
+  }
   std::vector<std::string> objects(split ? parts.size() : 1);
   std::vector<llvm::Error> errors;
   if (!split) {
@@ -507,12 +520,13 @@ llvm::Expected<std::string> lowerModule(OwningOpRef<ModuleOp> owned,
 
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmCtx);
+      codegen::translateInParts(module, llvmCtx);
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
   // The MLIR form is not needed any more: its memory goes before LLVM's
   // pipeline needs its own (bounded memory, docs/benchmarks.md).
   owned = nullptr;
+  releaseFreedMemory();
   // Device link: what the module declares .extern, from the others.
   for (ModuleOp other : linkWith) {
     OwningOpRef<ModuleOp> copy = other.clone();
@@ -578,7 +592,7 @@ llvm::Expected<std::string> lowerModule(OwningOpRef<ModuleOp> owned,
   clock.mark("link-device-libs");
 
   if (emit == codegen::Emit::HSACO && !nvptx)
-    return emitCodeObject(*tm, *llvmModule, opts, clock);
+    return emitCodeObject(*tm, std::move(llvmModule), opts, clock);
   if (auto err = optimizeModule(*tm, *llvmModule, opts))
     return std::move(err);
   clock.mark("optimize");
