@@ -392,6 +392,11 @@ private:
   /// and their pairs at all.
   LogicalResult checkLiteral(const ParsedOperand &o, StringRef mnemonic,
                              TypeKind inst, TypeKind want, bool noHalves);
+  /// tex, suld and sust as ptxas reads them: geometry, clamp, types,
+  /// vector width and operands.
+  LogicalResult checkTextureSurface(const Token &opTok, StringRef mnemonic,
+                                    ModifiersAttr mods,
+                                    ArrayRef<ParsedOperand> operands);
   LogicalResult checkOperandShapes(const Token &opTok, StringRef mnemonic,
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
@@ -2374,6 +2379,87 @@ LogicalResult FunctionBuilder::checkLiteral(const ParsedOperand &o,
                             o.tok.text + "'");
 }
 
+LogicalResult
+FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
+                                     ModifiersAttr mods,
+                                     ArrayRef<ParsedOperand> operands) {
+  // What each was written with, after the mnemonic (.b/.p, .level, .grad
+  // are kept nowhere else).
+  SmallVector<StringRef> words;
+  instSpelling.drop_front(mnemonic.size()).split(words, '.', -1, false);
+  auto written = [&](StringRef w) { return llvm::is_contained(words, w); };
+  auto fail = [&](const Twine &msg) { return p.error(opTok, msg); };
+  bool tex = mnemonic == "tex";
+  if (!tex && !written("b") && !(mnemonic == "sust" && written("p")))
+    return fail("'" + mnemonic + "' needs .b" +
+                (mnemonic == "sust" ? " or .p" : "") +
+                " (formatted or unformatted access)");
+  if (!mods.getGeometry())
+    return fail("'" + mnemonic + "' needs a geometry (.1d, .2d, .3d, ...)");
+  for (StringRef w : words)
+    if (symbolizeReduceOp(w))
+      return fail("'" + mnemonic + "' takes no ." + w + " operation");
+  ArrayRef<TypeKind> types = mods.getTypes();
+  auto typeList = [&] {
+    std::string out;
+    for (TypeKind t : types)
+      out += "." + stringifyTypeKind(t).str();
+    return out.empty() ? std::string("none") : out;
+  };
+  // Operands: a result and an address for tex and suld (tex.level adds the
+  // level, tex.grad the two gradients; tex an offset and a depth to
+  // compare, each optional), an address and a value for sust.
+  size_t least = 2, most = 2, address = tex || mnemonic == "suld" ? 1 : 0;
+  if (tex) {
+    least += written("level") ? 1 : written("grad") ? 2 : 0;
+    most = least + 2;
+  }
+  auto addressAt = [&](size_t i) {
+    return operands[i].kind == ParsedOperand::Addr;
+  };
+  if (operands.size() < least || operands.size() > most ||
+      !addressAt(address) ||
+      llvm::any_of(llvm::seq(address + 1, operands.size()), addressAt))
+    return fail(
+        "'" + instSpelling + "' takes " +
+        (least == most ? Twine(least) : Twine(least) + " to " + Twine(most)) +
+        " operands, the " + (address ? "second" : "first") +
+        " a [texture, {coordinates}] address");
+  if (tex) {
+    // tex.geom.v4.{u32,s32,f32}.{s32,f32} (and .f16/.f16x2 results).
+    auto result = [](TypeKind t) {
+      return t == TypeKind::u32 || t == TypeKind::s32 || t == TypeKind::f32 ||
+             t == TypeKind::f16 || t == TypeKind::f16x2;
+    };
+    if (types.size() != 2 || !result(types[0]) ||
+        (types[1] != TypeKind::s32 && types[1] != TypeKind::f32))
+      return fail("'tex' takes a result type (.u32, .s32, .f32) and a "
+                  "coordinate type (.s32, .f32), not " +
+                  typeList());
+    if (types[0] != TypeKind::f16 && types[0] != TypeKind::f16x2 &&
+        mods.getVec() != 4)
+      return fail("'tex' of ." + stringifyTypeKind(types[0]) +
+                  " reads four values (.v4)");
+    return success();
+  }
+  if (!mods.has(Flag::clamp) && !mods.has(Flag::zero) && !mods.has(Flag::trap))
+    return fail("'" + mnemonic +
+                "' needs an out-of-range mode (.trap, "
+                ".clamp or .zero)");
+  bool formatted = !written("b");
+  auto allowed = [&](TypeKind t) {
+    if (formatted)
+      return t == TypeKind::b32;
+    return t == TypeKind::b8 || t == TypeKind::b16 || t == TypeKind::b32 ||
+           t == TypeKind::b64;
+  };
+  if (types.size() != 1 || !allowed(types[0]))
+    return fail("'" + mnemonic + (formatted ? ".p" : ".b") + "' takes one of " +
+                (formatted ? ".b32" : ".b8, .b16, .b32, .b64") + ", not " +
+                typeList());
+  return success();
+}
+
 LogicalResult FunctionBuilder::checkOperandShapes(
     const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
     ArrayRef<ParsedOperand> operands, bool load, bool store) {
@@ -2782,6 +2868,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // range"; found by the ptxas differential fuzzer, each case and the valid
   // forms checked against ptxas, sm_90).
   if (failed(checkOperandShapes(opTok, mnemonic, mods, operands, load, store)))
+    return failure();
+  if ((mnemonic == "tex" || mnemonic == "suld" || mnemonic == "sust") &&
+      failed(checkTextureSurface(opTok, mnemonic, mods, operands)))
     return failure();
   // Qualifiers ptxas pairs (found by the ptxas differential fuzzer): atom
   // and red need an operation ("Illegal operation"); .nc is for .global
