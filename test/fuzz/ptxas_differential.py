@@ -5,7 +5,8 @@ Mutants of seed modules (one instruction changed: a type or modifier swapped, ad
 dropped, duplicated, swapped or replaced by a register of another type or an immediate, a state space changed)
 go through `ptxas -arch=<the module's target>` and through `zluda-precompile compile --emit=none` (parse and
 verify). Each mutant is one of: both accept, both reject, we reject what ptxas accepts (too strict), we accept
-what ptxas rejects (too lenient). A disagreement is written to OUT/<kind>/<n>.ptx with the changed line, our
+what ptxas rejects (too lenient); a run killed by a signal is a crash (ptxas segfaults on a few mutants:
+counted apart, outside the agreement rate; ours is a defect). A disagreement or a crash is written to OUT/<kind>/<n>.ptx with the changed line, our
 message and ptxas's, to become a lit test once understood.
 
   python3 test/fuzz/ptxas_differential.py --tool build/bin/zluda-precompile --out DIR [--count N] [--seed S]
@@ -125,6 +126,10 @@ def run(cmd):
   except subprocess.TimeoutExpired:
     return None, 'timeout'
   msg = next((l for l in (r.stderr + r.stdout).splitlines() if 'error' in l.lower()), (r.stderr or r.stdout).strip())
+  # Killed by a signal (ptxas segfaults on some mutants): neither accepted
+  # nor rejected.
+  if r.returncode < 0:
+    return 'crash', f'signal {-r.returncode} {msg}'[:300]
   return r.returncode == 0, msg[:300]
 
 
@@ -165,14 +170,17 @@ def main():
         if theirs is None or ours is None:
           counts['timeout'] += 1
           continue
-        kind = ('both accept' if ours else 'too strict') if theirs else ('too lenient' if ours else 'both reject')
+        if 'crash' in (theirs, ours):
+          kind = 'we crash' if ours == 'crash' else 'ptxas crashes'
+        else:
+          kind = ('both accept' if ours else 'too strict') if theirs else ('too lenient' if ours else 'both reject')
         counts[kind] += 1
-        if kind in ('too lenient', 'too strict'):
+        if kind in ('too lenient', 'too strict', 'we crash', 'ptxas crashes'):
           d = os.path.join(a.out, kind.replace(' ', '-'))
           os.makedirs(d, exist_ok=True)
           with open(os.path.join(d, f'{n}.ptx'), 'w') as f:
             f.write(f'// from {path}:{line}\n//   {old}\n// ->{new}\n// ptxas: {tm}\n// ours: {om}\n{mutant}')
-  total = sum(v for k, v in counts.items() if k != 'timeout')
+  total = sum(v for k, v in counts.items() if k not in ('timeout', 'ptxas crashes'))
   agree = counts['both accept'] + counts['both reject']
   print(f'{total} mutants: ' + ', '.join(f'{k} {v}' for k, v in sorted(counts.items())) +
         f'; agreement {agree / max(total, 1):.4f}')
