@@ -392,6 +392,11 @@ private:
   /// and their pairs at all.
   LogicalResult checkLiteral(const ParsedOperand &o, StringRef mnemonic,
                              TypeKind inst, TypeKind want, bool noHalves);
+  /// Types and modifiers ptxas pairs: arithmetic on .b types, atom/red
+  /// without a type, div's rounding, .ftz on what has no denormals to
+  /// flush, cvt's rounding by the kinds it converts between.
+  LogicalResult checkModifiers(const Token &opTok, StringRef mnemonic,
+                               ModifiersAttr mods);
   /// tex, suld and sust as ptxas reads them: geometry, clamp, types,
   /// vector width and operands.
   LogicalResult checkTextureSurface(const Token &opTok, StringRef mnemonic,
@@ -2379,6 +2384,89 @@ LogicalResult FunctionBuilder::checkLiteral(const ParsedOperand &o,
                             o.tok.text + "'");
 }
 
+LogicalResult FunctionBuilder::checkModifiers(const Token &opTok,
+                                              StringRef mnemonic,
+                                              ModifiersAttr mods) {
+  ArrayRef<TypeKind> types = mods.getTypes();
+  auto fail = [&](const Twine &msg) { return p.error(opTok, msg); };
+  auto name = [](TypeKind t) { return "." + stringifyTypeKind(t).str(); };
+  // Arithmetic takes .s, .u or float types (mul and mad say so elsewhere).
+  if (llvm::is_contained(
+          {"add", "sub", "div", "rem", "min", "max", "abs", "neg"}, mnemonic))
+    for (TypeKind t : types)
+      if (typeClass(t) == 'b')
+        return fail("'" + mnemonic + "' takes .s, .u or float types, not " +
+                    name(t));
+  if ((mnemonic == "atom" || mnemonic == "red") && types.empty())
+    return fail("'" + mnemonic + "' needs a type (.u32, .s32, .f32, ...)");
+  std::optional<RoundingMode> rounding = mods.getRounding();
+  bool intRounding =
+      rounding &&
+      (*rounding == RoundingMode::rni || *rounding == RoundingMode::rzi ||
+       *rounding == RoundingMode::rmi || *rounding == RoundingMode::rpi);
+  bool floatRounding =
+      rounding &&
+      (*rounding == RoundingMode::rn || *rounding == RoundingMode::rz ||
+       *rounding == RoundingMode::rm || *rounding == RoundingMode::rp);
+  // div: .f64 rounds (.rn, .rz, .rm, .rp); .f32 rounds or is .approx/.full.
+  if (mnemonic == "div" && types.size() == 1) {
+    bool approx = mods.has(Flag::approx) || mods.has(Flag::full);
+    if (types[0] == TypeKind::f64 && approx)
+      return fail("'div.f64' takes a rounding, not .approx or .full");
+    if ((types[0] == TypeKind::f64 || types[0] == TypeKind::f32) &&
+        !floatRounding && !approx)
+      return fail("'div" + name(types[0]) +
+                  "' needs a rounding (.rn, .rz, "
+                  ".rm, .rp)" +
+                  (types[0] == TypeKind::f32 ? " or .approx or .full" : ""));
+  }
+  // .ftz: .f32 (and the half types) have denormals to flush; integers and
+  // .f64 do not.
+  if (mods.has(Flag::ftz) && !types.empty()) {
+    bool noDenormals = typeClass(types[0]) == 'b' ||
+                       typeClass(types[0]) == 's' ||
+                       typeClass(types[0]) == 'u' || types[0] == TypeKind::f64;
+    if (mnemonic == "cvt")
+      noDenormals = types.size() == 2 && typeClass(types[0]) &&
+                    typeClass(types[0]) != 'f' && typeClass(types[1]) &&
+                    typeClass(types[1]) != 'f';
+    else if (!llvm::is_contained({"add", "sub", "mul", "mad", "fma", "div",
+                                  "min", "max", "abs", "neg", "setp"},
+                                 mnemonic))
+      noDenormals = false;
+    if (noDenormals)
+      return fail("'" + mnemonic + "' of " + name(types[0]) + " takes no .ftz");
+  }
+  // cvt: integer rounding (.rni...) for a float to an integer or a float to
+  // itself, float rounding (.rn...) for an integer to a float or a float to
+  // a narrower one, none between integers or to a wider float.
+  if (mnemonic == "cvt" && types.size() == 2 && rounding &&
+      (intRounding || floatRounding)) {
+    auto kind = [](TypeKind t) -> char {
+      char c = typeClass(t);
+      if (c == 's' || c == 'u')
+        return 'i';
+      if (c == 'f' || t == TypeKind::f16 || t == TypeKind::bf16)
+        return 'f';
+      return 0;
+    };
+    char to = kind(types[0]), from = kind(types[1]);
+    if (to && from) {
+      unsigned toBits = getTypeBitWidth(types[0]),
+               fromBits = getTypeBitWidth(types[1]);
+      bool legal = to == 'i'            ? from == 'f' && intRounding
+                   : from == 'i'        ? floatRounding
+                   : toBits < fromBits  ? floatRounding
+                   : toBits == fromBits ? intRounding
+                                        : false;
+      if (!legal)
+        return fail("'cvt" + name(types[0]) + name(types[1]) + "' takes no ." +
+                    stringifyRoundingMode(*rounding) + " rounding");
+    }
+  }
+  return success();
+}
+
 LogicalResult
 FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
                                      ModifiersAttr mods,
@@ -2868,6 +2956,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // range"; found by the ptxas differential fuzzer, each case and the valid
   // forms checked against ptxas, sm_90).
   if (failed(checkOperandShapes(opTok, mnemonic, mods, operands, load, store)))
+    return failure();
+  if (failed(checkModifiers(opTok, mnemonic, mods)))
     return failure();
   if ((mnemonic == "tex" || mnemonic == "suld" || mnemonic == "sust") &&
       failed(checkTextureSurface(opTok, mnemonic, mods, operands)))
