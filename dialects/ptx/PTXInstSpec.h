@@ -65,6 +65,9 @@ constexpr uint64_t Arith =
     f(Flag::relu) | f(Flag::NaN) | f(Flag::xorsign) | f(Flag::abs) |
     f(Flag::cc) | f(Flag::shiftamt) | f(Flag::clamp) | f(Flag::wrap) |
     f(Flag::noftz) | f(Flag::satfinite) | f(Flag::oob) | Sync;
+/// The arithmetic and math instructions: none is a warp-wide one (ptxas
+/// refuses fma.uni, lg2.aligned).
+constexpr uint64_t Math = Arith & ~Sync;
 /// The flags of the plain arithmetic instructions ptxas checks one by one
 /// (it refuses add.aligned, add.shiftamt, mul.any, setp.sat, cvt.idx...).
 constexpr uint64_t AddSub = f(Flag::ftz) | f(Flag::sat) | f(Flag::cc);
