@@ -43,8 +43,8 @@
 #include "llvm/TargetParser/TargetParser.h"
 
 #include <chrono>
-#include <malloc.h>
 #include <cstdlib>
+#include <malloc.h>
 #include <mutex>
 
 LLD_HAS_DRIVER(elf)
