@@ -2355,6 +2355,12 @@ static char typeClass(TypeKind k) {
   }
 }
 
+/// A single float (.f32, .f64, .f16, .bf16): cvt converts from and to it,
+/// and a literal for it is a float.
+static bool isScalarFloat(TypeKind k) {
+  return typeClass(k) == 'f' || k == TypeKind::f16 || k == TypeKind::bf16;
+}
+
 /// Whether ptxas takes a register declared `reg` where an instruction of
 /// type `inst` reads or writes its type: the same size, and a .b register
 /// anywhere, a .b instruction any register, .s/.u interchangeable, a float
@@ -2446,7 +2452,7 @@ LogicalResult FunctionBuilder::checkModifiers(const Token &opTok,
       char c = typeClass(t);
       if (c == 's' || c == 'u')
         return 'i';
-      if (c == 'f' || t == TypeKind::f16 || t == TypeKind::bf16)
+      if (isScalarFloat(t))
         return 'f';
       return 0;
     };
@@ -2617,8 +2623,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                          operands[0].name + "'");
     // A literal source of the source type's kind.
     char cls = typeClass(types[1]);
-    bool floatSource =
-        cls == 'f' || types[1] == TypeKind::f16 || types[1] == TypeKind::bf16;
+    bool floatSource = isScalarFloat(types[1]);
     for (const ParsedOperand &o : operands.drop_front())
       if (o.isLiteral() && (cls == 's' || cls == 'u' || floatSource) &&
           (o.kind == ParsedOperand::Float) != floatSource)
