@@ -127,13 +127,11 @@ class FunctionBuilder;
 class Parser {
 public:
   Parser(llvm::SourceMgr &sm, MLIRContext *ctx)
-      : ctx(ctx), builder(ctx),
-        lexer(sm.getMemoryBuffer(sm.getMainFileID())->getBuffer()),
-        text(sm.getMemoryBuffer(sm.getMainFileID())) {
-    auto *buffer = text;
-    fileName = StringAttr::get(ctx, buffer->getBufferIdentifier());
-    prescanFiles(buffer->getBuffer());
-    prescanBranches(buffer->getBuffer());
+      : text(sm.getMemoryBuffer(sm.getMainFileID())), ctx(ctx), builder(ctx),
+        lexer(text->getBuffer()) {
+    fileName = StringAttr::get(ctx, text->getBufferIdentifier());
+    prescanFiles(text->getBuffer());
+    prescanBranches(text->getBuffer());
     consume();
   }
 
