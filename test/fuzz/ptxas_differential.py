@@ -6,8 +6,8 @@ dropped, duplicated, swapped or replaced by a register of another type or an imm
 go through `ptxas -arch=<the module's target>` and through `zluda-precompile compile --emit=none` (parse and
 verify). Each mutant is one of: both accept, both reject, we reject what ptxas accepts (too strict), we accept
 what ptxas rejects (too lenient); a run killed by a signal is a crash (ptxas segfaults on a few mutants:
-counted apart, outside the agreement rate; ours is a defect). A disagreement or a crash is written to OUT/<kind>/<n>.ptx with the changed line, our
-message and ptxas's, to become a lit test once understood.
+counted apart, outside the agreement rate; ours is a defect). A disagreement or a crash is written to
+OUT/<kind>/<n>.ptx with the changed line, our message and ptxas's, to become a lit test once understood.
 
   python3 test/fuzz/ptxas_differential.py --tool build/bin/zluda-precompile --out DIR [--count N] [--seed S]
       [--jobs J] SEED.ptx...
