@@ -2442,8 +2442,9 @@ LogicalResult FunctionBuilder::checkModifiers(const Token &opTok,
       return fail("'" + mnemonic + "' of " + name(types[0]) + " takes no .ftz");
   }
   // cvt: integer rounding (.rni...) for a float to an integer or a float to
-  // itself, float rounding (.rn...) for an integer to a float or a float to
-  // a narrower one, none between integers or to a wider float.
+  // itself, float rounding (.rn...) for an integer to a float, a float to
+  // a narrower one or between f16 and bf16, none between integers or to a
+  // wider float.
   if (mnemonic == "cvt" && types.size() == 2 && rounding &&
       (intRounding || floatRounding)) {
     auto kind = [](TypeKind t) -> char {
@@ -2458,11 +2459,12 @@ LogicalResult FunctionBuilder::checkModifiers(const Token &opTok,
     if (to && from) {
       unsigned toBits = getTypeBitWidth(types[0]),
                fromBits = getTypeBitWidth(types[1]);
-      bool legal = to == 'i'            ? from == 'f' && intRounding
-                   : from == 'i'        ? floatRounding
-                   : toBits < fromBits  ? floatRounding
-                   : toBits == fromBits ? intRounding
-                                        : false;
+      bool legal = to == 'i'              ? from == 'f' && intRounding
+                   : from == 'i'          ? floatRounding
+                   : toBits < fromBits    ? floatRounding
+                   : types[0] == types[1] ? intRounding
+                   : toBits == fromBits   ? floatRounding // f16 <-> bf16
+                                          : false;
       if (!legal)
         return fail("'cvt" + name(types[0]) + name(types[1]) + "' takes no ." +
                     stringifyRoundingMode(*rounding) + " rounding");
