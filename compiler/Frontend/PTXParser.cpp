@@ -15,6 +15,7 @@
 
 #include "compiler/Frontend/PTXParser.h"
 #include "compiler/Frontend/PTXLexer.h"
+#include "compiler/Frontend/TargetFeatures.h"
 
 #include "dialects/ptx/PTXDialect.h"
 #include "dialects/ptx/PTXOps.h"
@@ -247,7 +248,19 @@ public:
   LogicalResult checkTypeVersion(const Token &at, TypeKind type) {
     if (type == TypeKind::b128 && ptxVersion < 83)
       return error(at, "type .b128 needs .version 8.3 or later");
+    if (std::optional<TargetNeed> need = typeNeed(type))
+      return checkTarget(at, *need);
     return success();
+  }
+  /// The processor `.target` names (none: nothing is checked against it).
+  std::optional<SmTarget> smTarget;
+  /// ptxas refuses what the module's processor does not have.
+  LogicalResult checkTarget(const Token &at, const TargetNeed &need) {
+    if (!smTarget || need.metBy(*smTarget))
+      return success();
+    return error(at, "'" + need.feature + "' requires .target " +
+                         need.required() + "; this module's .target is " +
+                         smTarget->str());
   }
   ModuleOp module;
   std::string currentFunction;
@@ -674,6 +687,8 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
                              "texmode_independent, map_f64_to_f32, debug)");
           return nullptr;
         }
+        if (!smTarget)
+          smTarget = SmTarget::parse(t.text);
         targets.push_back(StringAttr::get(ctx, t.text));
       } while (consumeIf(Token::Comma));
       continue;
@@ -3192,6 +3207,26 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return failure();
     for (size_t i = firstSrc; i < operands.size(); ++i)
       if (failed(fits(operands[i], mods.getTypes()[1], true)))
+        return failure();
+  }
+  // What the module's processor has (ptxas: "Feature 'min.relu' requires
+  // .target sm_90 or higher"), once the instruction is valid PTX.
+  for (const TargetNeed &need :
+       instructionNeeds(mnemonic, mods, operands.size()))
+    if (failed(p.checkTarget(opTok, need)))
+      return failure();
+  for (const ParsedOperand &o : operands) {
+    auto sregNeed = [&](const ParsedOperand &x) -> LogicalResult {
+      if (x.kind == ParsedOperand::SReg && x.sreg)
+        if (std::optional<TargetNeed> need =
+                specialRegisterNeed(x.sreg.getReg()))
+          return p.checkTarget(x.tok, *need);
+      return success();
+    };
+    if (failed(sregNeed(o)))
+      return failure();
+    for (const ParsedOperand &e : o.elems)
+      if (failed(sregNeed(e)))
         return failure();
   }
   Type fallback =
