@@ -2380,6 +2380,11 @@ static bool isScalarFloat(TypeKind k) {
 /// instruction float registers (PTX ISA, "Operand Type Information").
 static bool registerFits(TypeKind inst, TypeKind reg) {
   char i = typeClass(inst), r = typeClass(reg);
+  // A half or a pair of halves: a .b register of its width or one of its
+  // own type (ptxas refuses .u16 for add.f16, .f32 for add.f16x2).
+  if (isHalfType(inst))
+    return reg == inst ||
+           (r == 'b' && getTypeBitWidth(reg) == getTypeBitWidth(inst));
   if (!i || !r)
     return true;
   if (getTypeBitWidth(inst) != getTypeBitWidth(reg))
@@ -2764,6 +2769,72 @@ LogicalResult FunctionBuilder::checkOperandShapes(
       return refuseRegister(operands.front(), *reg,
                             mnemonic == "activemask" ? "destination"
                                                      : "member mask");
+  // (The rules below were found by the ptxas differential fuzzer, seed 3,
+  // each case and the valid forms checked against ptxas, sm_80: "Arguments
+  // mismatch", "Vector of size N is expected", "State space incorrect",
+  // ".mode modifier required", "Predicate output expected".)
+  if (mnemonic == "bar.warp.sync" && operands.size() != 1)
+    return p.error(opTok, "'bar.warp.sync' takes one operand, its member "
+                          "mask, not " +
+                              Twine(operands.size()));
+  if (mnemonic == "vote" && !mods.getMode())
+    return p.error(opTok, "'vote' needs a mode (.all, .any, .uni, .ballot)");
+  // The first destination of shfl and match, shfl's value, lane and clamp:
+  // 32 bits (a float register too, but for match's mask); shfl's second
+  // destination a predicate; match's value of its type's width.
+  auto first = [](const ParsedOperand &o) -> const ParsedOperand & {
+    return o.kind == ParsedOperand::Pair && !o.elems.empty() ? o.elems.front()
+                                                             : o;
+  };
+  if (mnemonic == "shfl" && !operands.empty()) {
+    for (size_t i = 0; i < std::min<size_t>(operands.size(), 4); ++i)
+      if (std::optional<TypeKind> reg = not32(first(operands[i]), true))
+        return refuseRegister(first(operands[i]), *reg,
+                              i == 0   ? "destination"
+                              : i == 1 ? "value"
+                                       : "lane or clamp operand");
+    const ParsedOperand &d = operands.front();
+    if (d.kind == ParsedOperand::Pair && d.elems.size() == 2)
+      if (std::optional<TypeKind> reg = declaredType(d.elems[1]);
+          reg && *reg != TypeKind::pred)
+        return p.error(d.elems[1].tok,
+                       "'shfl' writes a predicate second, not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           d.elems[1].name + "'");
+  }
+  if (mnemonic == "match" && operands.size() >= 2) {
+    if (std::optional<TypeKind> reg = not32(first(operands[0])))
+      return refuseRegister(first(operands[0]), *reg, "destination");
+    if (std::optional<TypeKind> reg = declaredType(operands[1]);
+        reg && types.size() == 1 && *reg != TypeKind::pred &&
+        getTypeBitWidth(*reg) != getTypeBitWidth(types[0]))
+      return p.error(operands[1].tok,
+                     "'match' of type ." + stringifyTypeKind(types[0]) +
+                         " cannot take the ." + stringifyTypeKind(*reg) +
+                         " register '" + operands[1].name + "'");
+  }
+  // ldmatrix: 32-bit registers in braces, one per 8x8 matrix, from
+  // .shared or a generic address.
+  if (mnemonic == "ldmatrix" && !operands.empty()) {
+    unsigned count = mods.getCount() ? mods.getCount() : 1;
+    bool m8n8 = mods.getShape() == ArrayRef<int64_t>{8, 8};
+    const ParsedOperand &d = operands.front();
+    if (m8n8 && (d.kind != ParsedOperand::Vec || d.elems.size() != count))
+      return p.error(d.tok, "'ldmatrix.x" + Twine(count) +
+                                "' loads a {...} of one register per matrix "
+                                "(" +
+                                Twine(count) + "), not " +
+                                (d.kind == ParsedOperand::Vec
+                                     ? "one of " + Twine(d.elems.size())
+                                     : Twine(Parser::describe(d.tok))));
+    for (const ParsedOperand &e : d.elems)
+      if (std::optional<TypeKind> reg = not32(e, true))
+        return refuseRegister(e, *reg, "destination");
+    if (std::optional<StateSpace> space = mods.getSpace();
+        space && spaceFamily(*space) != StateSpace::shared)
+      return p.error(opTok, "'ldmatrix' reads .shared memory, not ." +
+                                stringifyStateSpace(*space));
+  }
   return success();
 }
 
@@ -3013,6 +3084,66 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                 "' with a scope needs an "
                                 "ordering (.relaxed, " +
                                 (store ? ".release" : ".acquire") + ")");
+    // (Found by the ptxas differential fuzzer, seed 3; checked against
+    // ptxas, sm_80: "Modifier '.volatile' cannot be combined with modifier
+    // '.cs'", "Modifier '.evict_last' cannot be applied to '.shared'
+    // space", "State space incorrect for feature 'cache prefetching'",
+    // "Illegal modifier '.L2::128B' for instruction 'st'".)
+    if (std::optional<CacheOp> c = mods.getCache();
+        c && (mods.has(Flag::volatile_) || ordered))
+      return p.error(
+          opTok,
+          "'" + mnemonic + "." +
+              (ordered ? stringifyMemSemantics(*sem) : StringRef("volatile")) +
+              "' takes no cache operator (." + stringifyCacheOp(*c) + ")");
+    bool globalOrGeneric = !space || *space == StateSpace::global;
+    std::optional<Flag> l1;
+    for (Flag f :
+         {Flag::L1_evict_normal, Flag::L1_evict_unchanged, Flag::L1_evict_first,
+          Flag::L1_evict_last, Flag::L1_no_allocate})
+      if (mods.has(f))
+        l1 = f;
+    if (l1 && !globalOrGeneric)
+      return p.error(opTok, "'." + stringifyFlag(*l1) + "' applies to ." +
+                                "global or generic addresses, not ." +
+                                stringifyStateSpace(*space));
+    if (l1 && mods.has(Flag::volatile_))
+      return p.error(opTok, "'" + mnemonic + ".volatile' takes no ." +
+                                stringifyFlag(*l1));
+    if (mods.has(Flag::L2_cache_hint) && !globalOrGeneric)
+      return p.error(opTok, "'.L2::cache_hint' applies to .global or "
+                            "generic addresses, not ." +
+                                stringifyStateSpace(*space));
+    std::optional<Flag> prefetch;
+    for (Flag f : {Flag::L2_64B, Flag::L2_128B, Flag::L2_256B})
+      if (mods.has(f))
+        prefetch = f;
+    if (prefetch && mnemonic != "ld")
+      return p.error(opTok, "'" + mnemonic + "' takes no ." +
+                                stringifyFlag(*prefetch) +
+                                " (a load's prefetch size)");
+    if (prefetch && !globalOrGeneric)
+      return p.error(opTok, "'." + stringifyFlag(*prefetch) +
+                                "' prefetches .global or generic addresses, "
+                                "not ." +
+                                stringifyStateSpace(*space));
+  }
+  // cvta converts a .u64 address (.u32 where addresses are 32-bit; ptxas:
+  // "requires .u32 or .u64 type", "Program uses 32-bit address") into a
+  // register, not a predicate.
+  if (mnemonic == "cvta" && mods.getTypes().size() == 1) {
+    TypeKind t = mods.getTypes()[0];
+    TypeKind want = p.addressSize == 64 ? TypeKind::u64 : TypeKind::u32;
+    if (t != want)
+      return p.error(opTok, "'cvta' converts ." + stringifyTypeKind(want) +
+                                " addresses here, not ." +
+                                stringifyTypeKind(t));
+    if (!operands.empty())
+      if (std::optional<TypeKind> reg = declaredType(operands.front());
+          reg && *reg == TypeKind::pred)
+        return p.error(operands.front().tok,
+                       "'cvta' cannot write the predicate register '" +
+                           operands.front().name + "'");
   }
   // Integer add and sub saturate at .s32 only; integer arithmetic has no
   // rounding.
@@ -3061,10 +3192,11 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // "Unexpected instruction types specified"); `mul.u64.s32` was read as
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
-      llvm::is_contained({"add",  "sub",  "mul", "mad",  "div",  "rem", "abs",
-                          "neg",  "min",  "max", "and",  "or",   "xor", "not",
-                          "shl",  "shr",  "mov", "selp", "fma",  "bfe", "bfi",
-                          "prmt", "popc", "clz", "brev", "cvta", "shf"},
+      llvm::is_contained({"add",  "sub",  "mul", "mad",  "div",  "rem",
+                          "abs",  "neg",  "min", "max",  "and",  "or",
+                          "xor",  "not",  "shl", "shr",  "mov",  "selp",
+                          "fma",  "bfe",  "bfi", "prmt", "popc", "clz",
+                          "brev", "cvta", "shf", "atom", "red"},
                          mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +

@@ -68,6 +68,8 @@ constexpr uint64_t Arith =
 /// The arithmetic and math instructions: none is a warp-wide one (ptxas
 /// refuses fma.uni, lg2.aligned).
 constexpr uint64_t Math = Arith & ~Sync;
+/// div: .ftz, .approx, .full (ptxas refuses div.sat, div.clamp).
+constexpr uint64_t Div = f(Flag::ftz) | f(Flag::approx) | f(Flag::full);
 /// The flags of the plain arithmetic instructions ptxas checks one by one
 /// (it refuses add.aligned, add.shiftamt, mul.any, setp.sat, cvt.idx...).
 constexpr uint64_t AddSub = f(Flag::ftz) | f(Flag::sat) | f(Flag::cc);

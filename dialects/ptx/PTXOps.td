@@ -330,7 +330,7 @@ def PTX_MadcOp : PTX_InstOp<"madc", "multiply-add with carry-in", "madc.hi.cc.u3
 def PTX_Mul24Op : PTX_InstOp<"mul24", "24-bit multiplication", "mul24.lo.s32 d, a, b;", "mc::T | mc::MODE", "fl::None">;
 def PTX_Mad24Op : PTX_InstOp<"mad24", "24-bit multiply-add", "mad24.hi.sat.s32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Math">;
 def PTX_SadOp : PTX_InstOp<"sad", "sum of absolute differences", "sad.u32 d, a, b, c;", "mc::T", "fl::None">;
-def PTX_DivOp : PTX_InstOp<"div", "division", "div.rn.ftz.f32 d, a, b; div.full.f32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
+def PTX_DivOp : PTX_InstOp<"div", "division", "div.rn.ftz.f32 d, a, b; div.full.f32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::Div", "p::Dest | p::SameWidth">;
 def PTX_RemOp : PTX_InstOp<"rem", "remainder", "rem.s32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_AbsOp : PTX_InstOp<"abs", "absolute value", "abs.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
 def PTX_NegOp : PTX_InstOp<"neg", "negation", "neg.f64 d, a;", "mc::T | mc::FL", "fl::Neg", "p::Dest | p::SameWidth">;
