@@ -2066,10 +2066,12 @@ FailureOr<Value> FunctionBuilder::makeConstant(const ParsedOperand &op,
                 &lost);
       attr = FloatAttr::get(ft, f);
     } else {
-      // Float literal in an integer or bit-typed operand: its bits.
+      // Float literal in an integer or bit-typed operand: its bits; a
+      // decimal one is a double's (ptxas takes `mov.b64 %rd, 1.5`, not
+      // `mov.b32 %r, 1.5`; .s/.u operands refuse float literals before).
       llvm::APInt bits = f.bitcastToAPInt();
       unsigned w = type.getIntOrFloatBitWidth();
-      if (op.floatWidth == 0 || bits.getBitWidth() != w)
+      if (bits.getBitWidth() != w)
         return p.error(op.tok, "float literal " + op.tok.text + " used as a " +
                                    Twine(w) + "-bit integer operand");
       attr = IntegerAttr::get(type, bits);
