@@ -2662,6 +2662,25 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                          mnemonic);
   if (barrier) {
     bool red = mnemonic.ends_with(".red");
+    bool arrive = mnemonic.ends_with(".arrive");
+    // A number (and an arrival's thread count); bar.red's destination.
+    size_t least = red ? 3 : arrive ? 2 : 1;
+    if (operands.size() < least)
+      return p.error(opTok, "'" + mnemonic + "' takes " +
+                                (red      ? "a destination, a barrier number"
+                                 : arrive ? "a barrier number and a thread "
+                                            "count"
+                                          : "a barrier number") +
+                                (red ? " and a predicate" : "") + ", not " +
+                                Twine(operands.size()) + " operands");
+    if (red && types.size() == 1)
+      if (std::optional<TypeKind> reg = declaredType(operands.front());
+          reg && (types[0] == TypeKind::pred ? *reg != TypeKind::pred
+                                             : bool(not32(operands.front()))))
+        return p.error(operands.front().tok,
+                       "'" + mnemonic + "' of ." + stringifyTypeKind(types[0]) +
+                           " cannot write the ." + stringifyTypeKind(*reg) +
+                           " register '" + operands.front().name + "'");
     // The number and count; bar.red's destination first, predicate last.
     size_t skip = red ? 1 : 0;
     for (size_t i = skip; i + skip < operands.size(); ++i) {
@@ -3147,6 +3166,22 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                        "'cvta' cannot write the predicate register '" +
                            operands.front().name + "'");
   }
+  // fma and mad: .sat not on .f64 nor on an integer mad but .hi.s32; .relu
+  // on halves (ptxas: "Illegal modifier", "Unexpected instruction types").
+  if ((mnemonic == "fma" || mnemonic == "mad") && mods.getTypes().size() == 1) {
+    TypeKind t = mods.getTypes()[0];
+    char cls = typeClass(t);
+    bool integer = cls == 's' || cls == 'u';
+    if (mods.has(Flag::sat) &&
+        (t == TypeKind::f64 ||
+         (integer && (t != TypeKind::s32 || mods.getMode() != Mode::hi))))
+      return p.error(opTok, "'" + mnemonic + ".sat' applies to " +
+                                (integer ? ".hi.s32" : ".f32 and halves") +
+                                ", not ." + stringifyTypeKind(t));
+    if (mods.has(Flag::relu) && !isHalfType(t))
+      return p.error(opTok, "'" + mnemonic + ".relu' applies to halves, not ." +
+                                stringifyTypeKind(t));
+  }
   // Integer add and sub saturate at .s32 only; integer arithmetic has no
   // rounding.
   if (std::optional<TypeKind> t = mods.getType();
@@ -3269,7 +3304,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         StringRef word = cast<StringAttr>(e).getValue();
         if (symbolizeStateSpace(word))
           return p.error(opTok, "'cvt' takes no state space (." + word + ")");
-        if (!word.contains("::"))
+        if (!word.contains("::") || word.starts_with("L1::") ||
+            word.starts_with("L2::"))
           return p.error(opTok, "'cvt' has no qualifier ." + word);
       }
   }
@@ -3288,7 +3324,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "shr" && cls != 'b' && cls != 's' && cls != 'u') ||
         (mnemonic == "st" && cls == 'p') ||
         (mnemonic == "shfl" && t != TypeKind::b32) ||
-        (mnemonic == "shf" && t != TypeKind::b32);
+        (mnemonic == "shf" && t != TypeKind::b32) ||
+        (llvm::is_contained({"and", "or", "xor", "not"}, mnemonic) &&
+         cls != 'b' && cls != 'p') ||
+        (mnemonic == "cnot" && cls != 'b');
     std::optional<Mode> mode = mods.getMode();
     bool namesHalf =
         mode && (*mode == Mode::lo || *mode == Mode::hi || *mode == Mode::wide);

@@ -70,6 +70,11 @@ constexpr uint64_t Arith =
 constexpr uint64_t Math = Arith & ~Sync;
 /// div: .ftz, .approx, .full (ptxas refuses div.sat, div.clamp).
 constexpr uint64_t Div = f(Flag::ftz) | f(Flag::approx) | f(Flag::full);
+/// fma: .ftz, .sat, .relu (halves), .oob; mad: .ftz, .sat and its carry
+/// (ptxas refuses fma.approx, fma.clamp, mad.relu).
+constexpr uint64_t Fma =
+    f(Flag::ftz) | f(Flag::sat) | f(Flag::relu) | f(Flag::oob);
+constexpr uint64_t Mad = f(Flag::ftz) | f(Flag::sat) | f(Flag::cc);
 /// The flags of the plain arithmetic instructions ptxas checks one by one
 /// (it refuses add.aligned, add.shiftamt, mul.any, setp.sat, cvt.idx...).
 constexpr uint64_t AddSub = f(Flag::ftz) | f(Flag::sat) | f(Flag::cc);

@@ -322,8 +322,8 @@ class PTX_InstOp<string mnemonic, string summ, string example, string cls,
 def PTX_AddOp : PTX_InstOp<"add", "addition", "add.rn.ftz.f32 d, a, b; add.cc.u32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::AddSub", "p::Dest | p::SameWidth">;
 def PTX_SubOp : PTX_InstOp<"sub", "subtraction", "sub.sat.s32 d, a, b;", "mc::T | mc::RND | mc::FL", "fl::AddSub", "p::Dest | p::SameWidth">;
 def PTX_MulOp : PTX_InstOp<"mul", "multiplication", "mul.wide.s32 d, a, b; mul.rz.f64 d, a, b;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Mul", "p::Dest | p::SameWidth">;
-def PTX_MadOp : PTX_InstOp<"mad", "multiply-add", "mad.lo.cc.u32 d, a, b, c; mad.rn.f32 d, a, b, c;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
-def PTX_FmaOp : PTX_InstOp<"fma", "fused multiply-add", "fma.rn.relu.bf16x2 d, a, b, c;", "mc::T | mc::RND | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
+def PTX_MadOp : PTX_InstOp<"mad", "multiply-add", "mad.lo.cc.u32 d, a, b, c; mad.rn.f32 d, a, b, c;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Mad", "p::Dest | p::SameWidth">;
+def PTX_FmaOp : PTX_InstOp<"fma", "fused multiply-add", "fma.rn.relu.bf16x2 d, a, b, c;", "mc::T | mc::RND | mc::FL", "fl::Fma", "p::Dest | p::SameWidth">;
 def PTX_AddcOp : PTX_InstOp<"addc", "addition with carry-in", "addc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
 def PTX_SubcOp : PTX_InstOp<"subc", "subtraction with borrow-in", "subc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
 def PTX_MadcOp : PTX_InstOp<"madc", "multiply-add with carry-in", "madc.hi.cc.u32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;

@@ -17,11 +17,11 @@ ptx.func @min_cc attributes {params = [], returns = []} {
 // -----
 
 // .relu is min/max/fma's (and cvt's).
-ptx.func @mad_relu attributes {params = [], returns = []} {
+ptx.func @abs_relu attributes {params = [], returns = []} {
   %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: mad.lo.relu.s32}}
-  // expected-note @+1 {{in 'mad_relu'}}
-  %1 = ptx.mad "lo.relu.s32" %0, %0, %0 : (i32, i32, i32) -> i32
+  // expected-error @+2 {{unsupported: abs.relu.s32}}
+  // expected-note @+1 {{in 'abs_relu'}}
+  %1 = ptx.abs "relu.s32" %0 : (i32) -> i32
   ptx.ret
 }
 
