@@ -2515,6 +2515,20 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
   for (StringRef w : words)
     if (symbolizeReduceOp(w))
       return fail("'" + mnemonic + "' takes no ." + w + " operation");
+  // Nothing else (ptxas: "Illegal modifier '.ftz' for instruction 'tex'";
+  // the ptxas differential fuzzer, seed 4): tex's geometry, types, vector,
+  // .base/.level/.grad; a surface access's .b/.p, out-of-range mode and
+  // cache operator.
+  for (StringRef w : words) {
+    bool known =
+        symbolizeTypeKind(w) || symbolizeGeometry(w) || w == "v2" ||
+        w == "v4" ||
+        (tex ? llvm::is_contained({"base", "level", "grad"}, w)
+             : llvm::is_contained({"b", "p", "trap", "clamp", "zero"}, w) ||
+                   symbolizeCacheOp(w));
+    if (!known)
+      return fail("'" + mnemonic + "' has no modifier ." + w);
+  }
   ArrayRef<TypeKind> types = mods.getTypes();
   auto typeList = [&] {
     std::string out;
