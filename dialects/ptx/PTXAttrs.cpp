@@ -149,7 +149,9 @@ std::optional<std::string> ModifierBuilder::addAs(MLIRContext *ctx,
     if (!f || llvm::popcount(static_cast<uint64_t>(*f)) != 1)
       return ("'." + tok + "' is not a flag").str();
     uint64_t bit = static_cast<uint64_t>(*f);
-    if (flags & bit)
+    // ptxas takes `.sync` and `.sat` twice (shfl.sync.sync, add.sat.sat)
+    // and refuses any other flag twice ("Duplicate .ftz modifier").
+    if ((flags & bit) && *f != Flag::sync && *f != Flag::sat)
       return dup("flag");
     flags |= bit;
     return std::nullopt;
