@@ -27,7 +27,8 @@ void PTXDialect::registerAttributes() {
 //===----------------------------------------------------------------------===//
 
 ModifiersAttr ModifierBuilder::get(MLIRContext *ctx) const {
-  ArrayAttr extrasAttr = extras.empty() ? ArrayAttr() : ArrayAttr::get(ctx, extras);
+  ArrayAttr extrasAttr =
+      extras.empty() ? ArrayAttr() : ArrayAttr::get(ctx, extras);
   return ModifiersAttr::get(ctx, types, spaces, rounding, cmp, boolOp, cache,
                             sem, scope, redOp, mode, geometry, vec,
                             static_cast<Flag>(flags), shape, count, extrasAttr);
@@ -72,8 +73,7 @@ constexpr ClassTag kClassTags[] = {
 } // namespace
 
 std::optional<std::string> ModifierBuilder::addAs(MLIRContext *ctx,
-                                                  uint32_t cls,
-                                                  StringRef tok) {
+                                                  uint32_t cls, StringRef tok) {
   auto dup = [&](StringRef what) -> std::optional<std::string> {
     return ("duplicate " + what + " modifier '." + tok + "'").str();
   };
@@ -163,8 +163,7 @@ std::optional<std::string> ModifierBuilder::addAs(MLIRContext *ctx,
   return ("unknown modifier class for '." + tok + "'").str();
 }
 
-std::optional<std::string> ModifierBuilder::add(MLIRContext *ctx,
-                                                StringRef tok,
+std::optional<std::string> ModifierBuilder::add(MLIRContext *ctx, StringRef tok,
                                                 const InstSpec &spec) {
   auto accepts = [&](uint32_t cls) { return spec.accepts(cls); };
   if (accepts(mc::T) && symbolizeTypeKind(tok))
@@ -378,15 +377,14 @@ SpecialRegAttr zluda::ptx::parseSpecialRegName(MLIRContext *ctx,
   auto kind = symbolizeSReg(base);
   if (!kind)
     return {};
-  bool hasIndex = *kind == SReg::envreg || *kind == SReg::pm ||
-                  *kind == SReg::pm_64;
+  bool hasIndex =
+      *kind == SReg::envreg || *kind == SReg::pm || *kind == SReg::pm_64;
   if (hasIndex != (index >= 0))
     return {};
   bool isVector = *kind == SReg::tid || *kind == SReg::ntid ||
                   *kind == SReg::ctaid || *kind == SReg::nctaid ||
                   *kind == SReg::clusterid || *kind == SReg::nclusterid ||
-                  *kind == SReg::cluster_ctaid ||
-                  *kind == SReg::cluster_nctaid;
+                  *kind == SReg::cluster_ctaid || *kind == SReg::cluster_nctaid;
   if (dim && !isVector)
     return {};
   return SpecialRegAttr::get(ctx, *kind, dim, index);
