@@ -621,17 +621,8 @@ static bool isKnownTarget(StringRef name) {
   if (name == "texmode_unified" || name == "texmode_independent" ||
       name == "map_f64_to_f32" || name == "debug")
     return true;
-  StringRef rest;
-  if (name.starts_with("sm_"))
-    rest = name.drop_front(3);
-  else if (name.starts_with("compute_"))
-    rest = name.drop_front(8);
-  else
-    return false;
-  if (rest.ends_with("a") || rest.ends_with("f"))
-    rest = rest.drop_back();
-  unsigned n = 0;
-  return !rest.empty() && !rest.getAsInteger(10, n) && n >= 10;
+  std::optional<SmTarget> t = SmTarget::parse(name);
+  return t && t->sm >= 10;
 }
 
 OwningOpRef<ModuleOp> Parser::parseModule() {
