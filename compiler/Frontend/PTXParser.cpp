@@ -3123,12 +3123,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
               (ordered ? stringifyMemSemantics(*sem) : StringRef("volatile")) +
               "' takes no cache operator (." + stringifyCacheOp(*c) + ")");
     bool globalOrGeneric = !space || *space == StateSpace::global;
-    std::optional<Flag> l1;
-    for (Flag f :
-         {Flag::L1_evict_normal, Flag::L1_evict_unchanged, Flag::L1_evict_first,
-          Flag::L1_evict_last, Flag::L1_no_allocate})
-      if (mods.has(f))
-        l1 = f;
+    std::optional<Flag> l1 = firstFlag(mods, fl::L1Eviction);
     if (l1 && !globalOrGeneric)
       return p.error(opTok, "'." + stringifyFlag(*l1) + "' applies to ." +
                                 "global or generic addresses, not ." +
@@ -3140,10 +3135,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'.L2::cache_hint' applies to .global or "
                             "generic addresses, not ." +
                                 stringifyStateSpace(*space));
-    std::optional<Flag> prefetch;
-    for (Flag f : {Flag::L2_64B, Flag::L2_128B, Flag::L2_256B})
-      if (mods.has(f))
-        prefetch = f;
+    std::optional<Flag> prefetch = firstFlag(mods, fl::PrefetchSize);
     if (prefetch && mnemonic != "ld")
       return p.error(opTok, "'" + mnemonic + "' takes no ." +
                                 stringifyFlag(*prefetch) +

@@ -96,13 +96,9 @@ void memoryNeeds(Needs &n) {
     n.add("." + stringifyMemSemantics(*mods.getSem()), 70);
   if (n.is({"atom", "red"}) && mods.getScope())
     n.add("scopes on atomic operations", 60);
-  if (n.is({"ld", "st"})) {
-    for (Flag f :
-         {Flag::L1_evict_normal, Flag::L1_evict_unchanged, Flag::L1_evict_first,
-          Flag::L1_evict_last, Flag::L1_no_allocate})
-      if (mods.has(f))
-        n.add("." + stringifyFlag(f), 70);
-  }
+  if (n.is({"ld", "st"}))
+    if (std::optional<Flag> f = firstFlag(mods, fl::L1Eviction))
+      n.add("." + stringifyFlag(*f), 70);
   if (n.is({"ld", "ldu"}) &&
       (mods.has(Flag::L2_64B) || mods.has(Flag::L2_128B)))
     n.add("cache prefetching", 75);
@@ -110,9 +106,7 @@ void memoryNeeds(Needs &n) {
     n.add(".L2::256B", 80);
   if (mods.has(Flag::L2_cache_hint))
     n.add(".L2::cache_hint", 80);
-  if (n.is({"prefetch"}) &&
-      (mods.has(Flag::L2_evict_last) || mods.has(Flag::L2_evict_normal) ||
-       mods.has(Flag::L2_evict_first) || mods.has(Flag::L2_evict_unchanged)))
+  if (n.is({"prefetch"}) && firstFlag(mods, fl::L2Eviction))
     n.add("cache eviction priority on prefetch", 80);
   if (n.is({"ld", "st"}) && mods.getVec() && !n.types.empty() &&
       mods.getVec() * getTypeBitWidth(n.types.front()) == 256)
@@ -307,6 +301,14 @@ std::optional<TargetNeed> zluda::frontend::specialRegisterNeed(SReg reg) {
   default:
     return std::nullopt;
   }
+}
+
+std::optional<Flag> zluda::frontend::firstFlag(ModifiersAttr mods,
+                                               uint64_t mask) {
+  uint64_t set = static_cast<uint64_t>(mods.getFlags()) & mask;
+  if (!set)
+    return std::nullopt;
+  return static_cast<Flag>(set & -set);
 }
 
 std::optional<TargetNeed> zluda::frontend::typeNeed(TypeKind type) {

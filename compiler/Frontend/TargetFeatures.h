@@ -61,6 +61,9 @@ llvm::SmallVector<TargetNeed, 2> instructionNeeds(llvm::StringRef mnemonic,
 /// What reading special register `reg` needs.
 std::optional<TargetNeed> specialRegisterNeed(ptx::SReg reg);
 
+/// The lowest of `mods`' flags in the group `mask` (an `fl::` mask).
+std::optional<ptx::Flag> firstFlag(ptx::ModifiersAttr mods, uint64_t mask);
+
 /// What a value of type `type` needs (.b128: sm_70).
 std::optional<TargetNeed> typeNeed(ptx::TypeKind type);
 

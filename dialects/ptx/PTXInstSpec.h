@@ -83,14 +83,19 @@ constexpr uint64_t Neg = f(Flag::ftz);
 constexpr uint64_t Setp = f(Flag::ftz);
 constexpr uint64_t Cvt =
     f(Flag::ftz) | f(Flag::sat) | f(Flag::relu) | f(Flag::satfinite);
-constexpr uint64_t Mem =
-    f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) | f(Flag::noftz) |
-    f(Flag::mmio) | f(Flag::L1_evict_normal) | f(Flag::L1_evict_unchanged) |
-    f(Flag::L1_evict_first) | f(Flag::L1_evict_last) | f(Flag::L1_no_allocate) |
+/// L1 eviction priorities, L2 ones, and a load's L2 prefetch size.
+constexpr uint64_t L1Eviction =
+    f(Flag::L1_evict_normal) | f(Flag::L1_evict_unchanged) |
+    f(Flag::L1_evict_first) | f(Flag::L1_evict_last) | f(Flag::L1_no_allocate);
+constexpr uint64_t L2Eviction =
     f(Flag::L2_evict_first) | f(Flag::L2_evict_last) |
-    f(Flag::L2_evict_normal) | f(Flag::L2_evict_unchanged) |
-    f(Flag::L2_cache_hint) | f(Flag::L2_64B) | f(Flag::L2_128B) |
-    f(Flag::L2_256B) | f(Flag::L1) | f(Flag::L2);
+    f(Flag::L2_evict_normal) | f(Flag::L2_evict_unchanged);
+constexpr uint64_t PrefetchSize =
+    f(Flag::L2_64B) | f(Flag::L2_128B) | f(Flag::L2_256B);
+constexpr uint64_t Mem = f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) |
+                         f(Flag::noftz) | f(Flag::mmio) | L1Eviction |
+                         L2Eviction | f(Flag::L2_cache_hint) | PrefetchSize |
+                         f(Flag::L1) | f(Flag::L2);
 } // namespace fl
 
 struct InstSpec {
