@@ -622,7 +622,7 @@ static bool isKnownTarget(StringRef name) {
       name == "map_f64_to_f32" || name == "debug")
     return true;
   std::optional<SmTarget> t = SmTarget::parse(name);
-  return t && t->sm >= 10;
+  return t && t->minPtxVersion();
 }
 
 OwningOpRef<ModuleOp> Parser::parseModule() {
@@ -678,8 +678,17 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
                              "texmode_independent, map_f64_to_f32, debug)");
           return nullptr;
         }
+        // ptxas: "PTX .version 8.5 does not support .target sm_100a".
+        std::optional<SmTarget> sm = SmTarget::parse(t.text);
+        if (sm && sawVersion && ptxVersion < *sm->minPtxVersion()) {
+          unsigned need = *sm->minPtxVersion();
+          (void)error(t, "'.target " + t.text + "' needs .version " +
+                             Twine(need / 10) + "." + Twine(need % 10) +
+                             " or later; this module's is " + version);
+          return nullptr;
+        }
         if (!smTarget)
-          smTarget = SmTarget::parse(t.text);
+          smTarget = sm;
         targets.push_back(StringAttr::get(ctx, t.text));
       } while (consumeIf(Token::Comma));
       continue;

@@ -43,6 +43,34 @@ std::string SmTarget::str() const {
       .str();
 }
 
+std::optional<unsigned> SmTarget::minPtxVersion() const {
+  // Measured with ptxas (CUDA 13): the lowest `.version` it takes with each
+  // `.target`; the `a` and `f` processors from sm_90 on, `f` from sm_100.
+  struct Entry {
+    unsigned sm, plain, arch, fam;
+  };
+  static constexpr Entry table[] = {
+      {10, 10, 0, 0},    {11, 10, 0, 0},    {12, 12, 0, 0},
+      {13, 12, 0, 0},    {20, 20, 0, 0},    {21, 20, 0, 0},
+      {30, 30, 0, 0},    {32, 40, 0, 0},    {35, 31, 0, 0},
+      {37, 41, 0, 0},    {50, 40, 0, 0},    {52, 41, 0, 0},
+      {53, 42, 0, 0},    {60, 50, 0, 0},    {61, 50, 0, 0},
+      {62, 50, 0, 0},    {70, 60, 0, 0},    {72, 61, 0, 0},
+      {75, 63, 0, 0},    {80, 70, 0, 0},    {86, 71, 0, 0},
+      {87, 74, 0, 0},    {88, 73, 0, 0},    {89, 78, 0, 0},
+      {90, 78, 80, 0},   {100, 86, 86, 88}, {101, 86, 86, 88},
+      {103, 88, 88, 88}, {110, 90, 90, 90}, {120, 87, 87, 88},
+      {121, 88, 88, 88},
+  };
+  for (const Entry &e : table)
+    if (e.sm == sm) {
+      unsigned v = archSpecific ? e.arch : family ? e.fam : e.plain;
+      if (v)
+        return v;
+    }
+  return std::nullopt;
+}
+
 std::string TargetNeed::required() const {
   return ("sm_" + llvm::Twine(sm) + (archSpecific ? "a" : " or higher")).str();
 }

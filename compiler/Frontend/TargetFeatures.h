@@ -34,6 +34,9 @@ struct SmTarget {
   static std::optional<SmTarget> parse(llvm::StringRef name);
   /// As written: `sm_90a`.
   std::string str() const;
+  /// The first PTX ISA version with this processor, as major * 10 + minor
+  /// (sm_80: 70); none for a processor ptxas does not know (sm_99, sm_90f).
+  std::optional<unsigned> minPtxVersion() const;
 };
 
 /// What an instruction or special register needs of the target.
