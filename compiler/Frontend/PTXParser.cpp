@@ -417,6 +417,11 @@ private:
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
                                    bool store);
+  /// mov's packing and unpacking, bfe/bfi's immediate positions and
+  /// lengths, the mbarrier waits' operands.
+  LogicalResult checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
+                                     ModifiersAttr mods,
+                                     ArrayRef<ParsedOperand> operands);
   LogicalResult emitInstruction(const Token &opTok, StringRef mnemonic,
                                 const InstSpec &spec, ModifiersAttr mods,
                                 MutableArrayRef<ParsedOperand> operands);
@@ -2873,6 +2878,96 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   return success();
 }
 
+// (Found by the ptxas differential fuzzer, seeds 4-6; each case and the
+// valid forms checked against ptxas, sm_80 and sm_90: "Arguments
+// mismatch", "Illegal vector size", "Incompatible elements of vector
+// expression", "Illegal vector-vector operands", "value out of range".)
+LogicalResult
+FunctionBuilder::checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
+                                      ModifiersAttr mods,
+                                      ArrayRef<ParsedOperand> operands) {
+  ArrayRef<TypeKind> types = mods.getTypes();
+  // mov packs two or four registers of equal width into a .bN value, or
+  // unpacks one: {...} on one side only, each element N/2 or N/4 bits wide
+  // (a literal or `_` in its place; `{%r}` is %r itself). mov.v2/.v4 move
+  // vectors.
+  if (mnemonic == "mov" && types.size() == 1 && !mods.getVec() &&
+      operands.size() == 2 &&
+      (operands[0].kind == ParsedOperand::Vec ||
+       operands[1].kind == ParsedOperand::Vec)) {
+    if (operands[0].kind == operands[1].kind)
+      return p.error(operands[1].tok,
+                     "'mov' packs into or unpacks from one register, not a "
+                     "vector {...} into a vector");
+    const ParsedOperand &vec =
+        operands[operands[0].kind == ParsedOperand::Vec ? 0 : 1];
+    TypeKind t = types[0];
+    if (typeClass(t) != 'b' && t != TypeKind::b128)
+      return p.error(opTok, "'mov' packs and unpacks .b types, not ." +
+                                stringifyTypeKind(t));
+    size_t n = vec.elems.size();
+    if (n != 1 && n != 2 && n != 4)
+      return p.error(vec.tok, "'mov' packs and unpacks two or four values, "
+                              "not " +
+                                  Twine(n));
+    unsigned width = getTypeBitWidth(t) / n;
+    for (const ParsedOperand &e : vec.elems)
+      if (std::optional<TypeKind> reg = declaredType(e);
+          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != width)) {
+        std::string what = n == 1 ? std::string("moves one value")
+                           : &vec == &operands[0]
+                               ? ("unpacks into " + Twine(n) + " values").str()
+                               : ("packs " + Twine(n) + " values").str();
+        return p.error(e.tok, "'mov." + stringifyTypeKind(t) + "' " + what +
+                                  " of " + Twine(width) + " bits, not the ." +
+                                  stringifyTypeKind(*reg) + " register '" +
+                                  e.name + "'");
+      }
+  }
+  // bfe's and bfi's position and length: an immediate is 0 to 255.
+  if ((mnemonic == "bfe" || mnemonic == "bfi") && !operands.empty()) {
+    size_t pos = mnemonic == "bfe" ? 2 : 3;
+    for (size_t i = pos; i < std::min(operands.size(), pos + 2); ++i)
+      if (operands[i].kind == ParsedOperand::Int && operands[i].intValue > 255)
+        return p.error(operands[i].tok,
+                       "'" + mnemonic + "' " +
+                           (i == pos ? "position " : "length ") +
+                           Twine(static_cast<int64_t>(operands[i].intValue)) +
+                           " is out of range (0 to 255)");
+  }
+  // The mbarrier waits: a predicate, the address and the phase, a .b64
+  // state or a 32-bit parity; try_wait a 32-bit time limit besides.
+  if (mnemonic == "mbarrier.test_wait" || mnemonic == "mbarrier.try_wait") {
+    bool tryWait = mnemonic == "mbarrier.try_wait";
+    bool parity = mods.has(Flag::parity);
+    if (operands.size() < 3 || operands.size() > (tryWait ? 4u : 3u))
+      return p.error(opTok,
+                     "'" + mnemonic + "' takes a predicate, an " +
+                         "address and a " + (parity ? "parity" : "state") +
+                         (tryWait ? " (and a time limit)" : "") + ", not " +
+                         Twine(operands.size()) + " operands");
+    if (std::optional<TypeKind> reg = declaredType(operands[0]);
+        reg && *reg != TypeKind::pred)
+      return p.error(operands[0].tok,
+                     "'" + mnemonic + "' writes a predicate, not the ." +
+                         stringifyTypeKind(*reg) + " register '" +
+                         operands[0].name + "'");
+    for (size_t i = 2; i < operands.size(); ++i) {
+      unsigned want = i == 2 && !parity ? 64 : 32;
+      if (std::optional<TypeKind> reg = declaredType(operands[i]);
+          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != want))
+        return p.error(operands[i].tok,
+                       "'" + mnemonic + "' takes a " + Twine(want) + "-bit " +
+                           (i == 3   ? "time limit"
+                            : parity ? "parity"
+                                     : "state") +
+                           ", not the ." + stringifyTypeKind(*reg) +
+                           " register '" + operands[i].name + "'");
+    }
+  }
+  return success();
+}
+
 LogicalResult
 FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                  const InstSpec &spec, ModifiersAttr mods,
@@ -3083,6 +3178,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // forms checked against ptxas, sm_90).
   if (failed(checkOperandShapes(opTok, mnemonic, mods, operands, load, store)))
     return failure();
+  if (failed(checkPackingAndWaits(opTok, mnemonic, mods, operands)))
+    return failure();
   if (failed(checkModifiers(opTok, mnemonic, mods)))
     return failure();
   if ((mnemonic == "tex" || mnemonic == "suld" || mnemonic == "sust") &&
@@ -3188,6 +3285,14 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'" + mnemonic + ".relu' applies to halves, not ." +
                                 stringifyTypeKind(t));
   }
+  // mul saturates floats but .f64 (ptxas: "Illegal modifier '.sat' for
+  // instruction 'mul.hi'", "... 'mul'").
+  if (mnemonic == "mul" && mods.has(Flag::sat) && mods.getTypes().size() == 1 &&
+      (typeClass(mods.getTypes()[0]) != 'f' ||
+       mods.getTypes()[0] == TypeKind::f64) &&
+      !isHalfType(mods.getTypes()[0]))
+    return p.error(opTok, "'mul.sat' applies to .f32 and halves, not ." +
+                              stringifyTypeKind(mods.getTypes()[0]));
   // Integer add and sub saturate at .s32 only; integer arithmetic has no
   // rounding.
   if (std::optional<TypeKind> t = mods.getType();
@@ -3319,7 +3424,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // instruction types specified"): mov/ld/st move halves as .b16/.b32, shl
   // is .b only, shr has no float type, an integer mul/mad names its half
   // and only an integer one has halves, st stores no .pred, shfl moves .b32,
-  // shf shifts .b32.
+  // shf shifts and prmt permutes .b32.
   if (mods.getTypes().size() == 1) {
     TypeKind t = mods.getTypes()[0];
     char cls = typeClass(t);
@@ -3331,6 +3436,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "st" && cls == 'p') ||
         (mnemonic == "shfl" && t != TypeKind::b32) ||
         (mnemonic == "shf" && t != TypeKind::b32) ||
+        (mnemonic == "prmt" && t != TypeKind::b32) ||
         (llvm::is_contained({"and", "or", "xor", "not"}, mnemonic) &&
          cls != 'b' && cls != 'p') ||
         (mnemonic == "cnot" && cls != 'b');
@@ -3450,6 +3556,16 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     auto addOne = [&](const ParsedOperand &e) -> LogicalResult {
       if (e.kind == ParsedOperand::Vec) {
         for (const ParsedOperand &x : e.elems) {
+          // `_` in a value mov packs: bits left unspecified, here 0.
+          if (x.kind == ParsedOperand::Sink && mnemonic == "mov") {
+            ParsedOperand zero = x;
+            zero.kind = ParsedOperand::Int;
+            auto v = makeConstant(zero, immType);
+            if (failed(v))
+              return failure();
+            args.push_back(*v);
+            continue;
+          }
           auto v = materialize(x, immType);
           if (failed(v))
             return failure();

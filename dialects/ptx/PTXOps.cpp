@@ -136,6 +136,16 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   // setp/set with a boolean operation combine a third, predicate, operand.
   if (isa<SetpOp, SetOp>(op))
     return boolOp ? Range{3, 3} : Range{2, 2};
+  // The scalar video instructions: two sources, a third with a secondary
+  // operation (`vadd...add d, a, b, c`) or to merge into (`d.b0`); vmad
+  // and the SIMD ones three.
+  if (isa<VaddOp, VsubOp, VabsdiffOp, VminOp, VmaxOp, VshlOp, VshrOp, VsetOp>(
+          op))
+    return mods.getRedOp() ? Range{3, 3} : Range{2, 3};
+  if (isa<VmadOp, Vadd2Op, Vsub2Op, Vavrg2Op, Vabsdiff2Op, Vmin2Op, Vmax2Op,
+          Vset2Op, Vadd4Op, Vsub4Op, Vavrg4Op, Vabsdiff4Op, Vmin4Op, Vmax4Op,
+          Vset4Op>(op))
+    return Range{3, 3};
   return std::nullopt;
 }
 
@@ -262,6 +272,29 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
         "needs an operation (.add, .min, .max, .and, .or, .xor)");
   if (isa<ShflOp>(op) && !mods.getMode())
     return op->emitOpError("needs a mode (.up, .down, .bfly, .idx)");
+  // redux: .add of .u32/.s32, .min/.max of those or .f32, .and/.or/.xor
+  // of .b32 (ptxas: "Incorrect type for operation").
+  if (std::optional<ReduceOp> red = mods.getRedOp();
+      red && isa<ReduxOp>(op) && mods.getTypes().size() == 1) {
+    TypeKind t = mods.getTypes()[0];
+    bool bitwise = *red == ReduceOp::and_ || *red == ReduceOp::or_ ||
+                   *red == ReduceOp::xor_;
+    bool fits = bitwise ? t == TypeKind::b32
+                        : t == TypeKind::u32 || t == TypeKind::s32 ||
+                              (t == TypeKind::f32 && *red != ReduceOp::add);
+    if (!fits)
+      return op->emitOpError(".")
+             << stringifyReduceOp(*red) << " takes "
+             << (bitwise                 ? ".b32"
+                 : *red == ReduceOp::add ? ".u32 or .s32"
+                                         : ".u32, .s32 or .f32")
+             << ", not ." << stringifyTypeKind(t);
+  }
+  // The video shifts say what a shift past 31 does (ptxas: "Clamp
+  // modifier required").
+  if (isa<VshlOp, VshrOp>(op) && !mods.has(Flag::clamp) &&
+      !mods.has(Flag::wrap))
+    return op->emitOpError("needs .clamp or .wrap");
   // cvt between integers and floats, or to a narrower float, rounds: the
   // rounding modifier is required (ptxas: "Rounding modifier required").
   if (isa<CvtOp>(op) && mods.getTypes().size() == 2 && !mods.getRounding()) {
