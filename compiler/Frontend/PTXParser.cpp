@@ -2730,10 +2730,11 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                            operands.back().name + "'");
   }
   // A warp instruction's member mask, its last operand when all are there
-  // (the verifier counts them), is 32 bits (a float register passes).
+  // (the verifier counts them), is a 32-bit integer (ptxas refuses a float
+  // register, found by the differential fuzzer, seed 6).
   if (llvm::is_contained({"shfl", "vote", "redux", "match"}, mnemonic) &&
       mods.has(Flag::sync) && operands.size() == (mnemonic == "shfl" ? 5u : 3u))
-    if (std::optional<TypeKind> reg = not32(operands.back(), true))
+    if (std::optional<TypeKind> reg = not32(operands.back()))
       return refuseRegister(operands.back(), *reg, "member mask");
   // dp2a/dp4a multiply .u32/.s32 (ptxas: "Unexpected instruction types").
   if (mnemonic == "dp2a" || mnemonic == "dp4a")
@@ -2802,6 +2803,12 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                            what(operands[2]));
     }
   }
+  if (mnemonic == "activemask" && types.empty())
+    return p.error(opTok, "'activemask' needs its type, .b32");
+  if (mnemonic == "activemask" && operands.size() != 1)
+    return p.error(opTok, "'activemask' takes one operand, its destination, "
+                          "not " +
+                              Twine(operands.size()));
   if ((mnemonic == "activemask" || mnemonic == "bar.warp.sync") &&
       !operands.empty())
     if (std::optional<TypeKind> reg =
@@ -2924,6 +2931,50 @@ FunctionBuilder::checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
                                   e.name + "'");
       }
   }
+  // mov.v2/.v4 move a vector {...} of that many values of the type into
+  // another, at most 128 bits (ptxas: "Result vector expected", "Vector
+  // type too large, exceeds 128 bit limit", "Illegal vector size").
+  if (mnemonic == "mov" && types.size() == 1 && mods.getVec() &&
+      operands.size() == 2) {
+    unsigned vec = mods.getVec();
+    if (vec * getTypeBitWidth(types[0]) > 128)
+      return p.error(opTok, "'mov.v" + Twine(vec) + "." +
+                                stringifyTypeKind(types[0]) + "' moves " +
+                                Twine(vec * getTypeBitWidth(types[0])) +
+                                " bits; a vector is at most 128");
+    for (const ParsedOperand &o : operands) {
+      if (o.kind != ParsedOperand::Vec || o.elems.size() != vec)
+        return p.error(o.tok, "'mov.v" + Twine(vec) +
+                                  "' moves a vector {...} "
+                                  "of " +
+                                  Twine(vec) + " values, not " +
+                                  (o.kind == ParsedOperand::Vec
+                                       ? "one of " + Twine(o.elems.size())
+                                       : Twine(Parser::describe(o.tok))));
+      for (const ParsedOperand &e : o.elems)
+        if (std::optional<TypeKind> reg = declaredType(e);
+            reg && !registerFits(types[0], *reg))
+          return p.error(
+              e.tok, "'mov.v" + Twine(vec) + "." + stringifyTypeKind(types[0]) +
+                         "' cannot take the ." + stringifyTypeKind(*reg) +
+                         " register '" + e.name + "'");
+    }
+  }
+  // A special register is read as an integer (ptxas: "Special register
+  // argument not allowed").
+  if (mnemonic == "mov" && types.size() == 1 && operands.size() == 2 &&
+      operands[1].kind == ParsedOperand::SReg && typeClass(types[0]) == 'f')
+    return p.error(operands[1].tok, "'mov." + stringifyTypeKind(types[0]) +
+                                        "' cannot read a special register; "
+                                        "it is an integer");
+  // selp selects by a predicate register.
+  if (mnemonic == "selp" && operands.size() == 4)
+    if (std::optional<TypeKind> reg = declaredType(operands[3]);
+        reg && *reg != TypeKind::pred)
+      return p.error(operands[3].tok,
+                     "'selp' selects by a predicate, not the ." +
+                         stringifyTypeKind(*reg) + " register '" +
+                         operands[3].name + "'");
   // bfe's and bfi's position and length: an immediate is 0 to 255.
   if ((mnemonic == "bfe" || mnemonic == "bfi") && !operands.empty()) {
     size_t pos = mnemonic == "bfe" ? 2 : 3;
@@ -3305,9 +3356,13 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                 ".sat' applies to .s32 only, "
                                 "not ." +
                                 stringifyTypeKind(*t));
+    if (*t == TypeKind::f64 && mods.has(Flag::sat) &&
+        (mnemonic == "add" || mnemonic == "sub"))
+      return p.error(opTok, "'" + mnemonic + ".sat' has no .f64 form");
     if (integer && mods.getRounding() &&
         llvm::is_contained(
-            {"add", "sub", "mul", "mad", "min", "max", "neg", "abs"}, mnemonic))
+            {"add", "sub", "mul", "mad", "div", "min", "max", "neg", "abs"},
+            mnemonic))
       return p.error(opTok, "'" + mnemonic + "' of type ." +
                                 stringifyTypeKind(*t) +
                                 " takes no rounding modifier");
@@ -3433,7 +3488,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (halves && llvm::is_contained({"mov", "ld", "ldu", "st"}, mnemonic)) ||
         (mnemonic == "shl" && cls != 'b') ||
         (mnemonic == "shr" && cls != 'b' && cls != 's' && cls != 'u') ||
-        (mnemonic == "st" && cls == 'p') ||
+        (llvm::is_contained({"ld", "ldu", "st"}, mnemonic) && cls == 'p') ||
+        (mnemonic == "activemask" && t != TypeKind::b32) ||
         (mnemonic == "shfl" && t != TypeKind::b32) ||
         (mnemonic == "shf" && t != TypeKind::b32) ||
         (mnemonic == "prmt" && t != TypeKind::b32) ||

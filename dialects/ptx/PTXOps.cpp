@@ -262,11 +262,33 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   // setp/set compare: the comparison is not optional.
   if (isa<SetpOp, SetOp>(op) && !mods.getCmp())
     return op->emitOpError("needs a comparison (.eq, .lt, ...)");
+  // The comparisons of each kind of type (ptxas: "Mismatch between
+  // instruction type and comparison qualifier"): .b types .eq and .ne,
+  // signed integers the ordered ones, unsigned .lo/.ls/.hi/.hs besides,
+  // floats the unordered ones, .num and .nan besides.
+  if (isa<SetpOp, SetOp>(op) && !mods.getTypes().empty()) {
+    TypeKind t = mods.getTypes().back();
+    CmpOp c = *mods.getCmp();
+    StringRef name = stringifyTypeKind(t);
+    bool isFloat = isHalfType(t) || t == TypeKind::f32 || t == TypeKind::f64;
+    bool ordered = c <= CmpOp::ge;
+    bool unsignedOnly = c >= CmpOp::lo && c <= CmpOp::hs;
+    bool fits = isFloat                 ? !unsignedOnly
+                : name.starts_with("u") ? ordered || unsignedOnly
+                : name.starts_with("s") ? ordered
+                : name.starts_with("b") ? c == CmpOp::eq || c == CmpOp::ne
+                                        : true;
+    if (!fits)
+      return op->emitOpError("has no comparison .")
+             << stringifyCmpOp(c) << " on ." << name;
+  }
   if (std::optional<Mode> m = mods.getMode(); m && !hasMode(op, *m))
     return op->emitOpError("does not accept modifier '.")
            << stringifyMode(*m) << "'";
   // redux reduces by an operation and shfl names its mode (ptxas:
   // "Reduction operation is required", "Shuffle modifier required").
+  if (isa<ReduxOp>(op) && !mods.has(Flag::sync))
+    return op->emitOpError("needs .sync");
   if (isa<ReduxOp>(op) && !mods.getRedOp())
     return op->emitOpError(
         "needs an operation (.add, .min, .max, .and, .or, .xor)");
