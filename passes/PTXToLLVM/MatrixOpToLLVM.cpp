@@ -368,6 +368,12 @@ Value alignedProductSum(Builder &x, Value c,
     exps.push_back(x.add(fa.exponent, fb.exponent));
     e = LLVM::SMaxOp::create(b, loc, e, exps.back());
   }
+  // E frozen: opaque to ScalarEvolution, which otherwise sees every later
+  // shift by it as one expression over all 2k exponents, and the back
+  // end's straight-line strength reduction spent 1.3 of wmma_gemm.sm_80's
+  // 2.0 s checking those for poison (0.17 s frozen; the code objects of
+  // the corpus have the same instruction and register counts).
+  e = LLVM::FreezeOp::create(b, loc, e);
   // Up to 16 products (every form's k) sum below 2^31 in i32; C is added
   // in i64.
   Type acc = ab.size() <= 16 ? x.i32 : i64;
