@@ -417,6 +417,11 @@ private:
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
                                    bool store);
+  /// wmma.load/store/mma's fragment, layouts, shape, types, state space
+  /// and fragment sizes.
+  LogicalResult checkWmmaForms(const Token &opTok, StringRef mnemonic,
+                               ModifiersAttr mods,
+                               ArrayRef<ParsedOperand> operands);
   /// mov's packing and unpacking, bfe/bfi's immediate positions and
   /// lengths, the mbarrier waits' operands.
   LogicalResult checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
@@ -2885,6 +2890,195 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   return success();
 }
 
+// (Found by the ptxas differential fuzzer, seeds 4-7; each case and the
+// valid forms checked against ptxas, sm_90: "layout modifier required",
+// "Shape modifier required", "Illegal matrix shape", "Illegal type",
+// "Incorrect instruction type specified for ... with shape", "Illegal
+// alayout", "Argument vector size mismatch", "Illegal modifier".)
+LogicalResult
+FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
+                                ModifiersAttr mods,
+                                ArrayRef<ParsedOperand> operands) {
+  bool isMma = mnemonic == "wmma.mma";
+  bool isLoad = mnemonic == "wmma.load";
+  if (!isMma && !isLoad && mnemonic != "wmma.store")
+    return success();
+  auto fail = [&](const Twine &msg) {
+    return p.error(opTok, "'" + mnemonic + "' " + msg);
+  };
+  // The words kept verbatim: the fragment (a load's a, b or c, a store's
+  // d) and the layouts (one for a load or store, A's and B's for mma).
+  // Single-bit mma names its operation (`.xor.popc`, `.and.popc`).
+  SmallVector<StringRef, 2> layouts;
+  std::optional<StringRef> fragment;
+  bool bitOp = false;
+  if (ArrayAttr extras = mods.getExtras())
+    for (Attribute e : extras) {
+      StringRef w = cast<StringAttr>(e).getValue();
+      if (w == "row" || w == "col") {
+        layouts.push_back(w);
+      } else if (isMma && llvm::is_contained({"xor", "and", "popc"}, w)) {
+        bitOp = true;
+      } else if (!isMma && !fragment &&
+                 llvm::is_contained({"a", "b", "c", "d"}, w)) {
+        fragment = w;
+      } else if (!symbolizeStateSpace(w)) {
+        return fail("has no qualifier ." + w);
+      }
+    }
+  if (!isMma && (!fragment || (isLoad ? *fragment == "d" : *fragment != "d")))
+    return fail(isLoad ? "loads fragment .a, .b or .c" : "stores fragment .d");
+  if (layouts.size() != (isMma ? 2u : 1u))
+    return fail(isMma ? "needs A's and B's layouts (.row or .col each)"
+                      : "needs one layout (.row or .col)");
+  uint64_t allowed = static_cast<uint64_t>(Flag::sync) |
+                     static_cast<uint64_t>(Flag::aligned) |
+                     (isMma ? static_cast<uint64_t>(Flag::satfinite) : 0);
+  if (std::optional<Flag> f = firstFlag(mods, ~allowed))
+    return fail("has no qualifier ." + stringifyFlag(*f));
+  if (mods.getCache() || mods.getRedOp() || mods.getCmp() ||
+      (!isMma && mods.getRounding()))
+    return fail("takes no cache operator, reduction, comparison or rounding");
+  if (!isMma && mods.getSpaces().size() > 1)
+    return fail("takes one state space");
+  if (std::optional<StateSpace> sp = mods.getSpace();
+      sp && spaceFamily(*sp) != StateSpace::global &&
+      spaceFamily(*sp) != StateSpace::shared)
+    return fail("reaches .global or .shared memory, not ." +
+                stringifyStateSpace(*sp));
+  ArrayRef<int64_t> shape = mods.getShape();
+  if (shape.size() != 3)
+    return fail("needs a shape (.m16n16k16, ...)");
+  int64_t m = shape[0], n = shape[1], k = shape[2];
+  auto is = [&](int64_t mm, int64_t nn, int64_t kk) {
+    return m == mm && n == nn && k == kk;
+  };
+  bool k16 = is(16, 16, 16) || is(32, 8, 16) || is(8, 32, 16);
+  // The element types: a load's or store's one; mma's D and C (A and B
+  // .f16) or D, A, B, C.
+  ArrayRef<TypeKind> types = mods.getTypes();
+  if (isMma ? types.size() != 2 && types.size() != 4 : types.size() != 1)
+    return fail(isMma ? "takes the types of D and C, or of D, A, B and C"
+                      : "takes one type");
+  TypeKind abType = isMma && types.size() == 4 ? types[1] : TypeKind::f16;
+  // Which shapes each element type has, as A or B and as C or D.
+  auto abShape = [&](TypeKind t) {
+    switch (t) {
+    case TypeKind::f16:
+    case TypeKind::bf16:
+    case TypeKind::s8:
+    case TypeKind::u8:
+      return k16;
+    case TypeKind::tf32:
+      return is(16, 16, 8);
+    case TypeKind::f64:
+      return is(8, 8, 4);
+    case TypeKind::s4:
+    case TypeKind::u4:
+      return is(8, 8, 32);
+    case TypeKind::b1:
+      return is(8, 8, 128);
+    default:
+      return false;
+    }
+  };
+  auto cShape = [&](TypeKind t) {
+    switch (t) {
+    case TypeKind::f16:
+      return k16;
+    case TypeKind::f32:
+      return k16 || is(16, 16, 8);
+    case TypeKind::s32:
+      return k16 || is(8, 8, 32) || is(8, 8, 128);
+    case TypeKind::f64:
+      return is(8, 8, 4);
+    default:
+      return false;
+    }
+  };
+  // The registers of a fragment: one per 32 bits of its elements per
+  // lane, f64 one per element, at least one; f16's A and B eight.
+  auto registers = [&](char frag, TypeKind t) -> unsigned {
+    if (t == TypeKind::f16 && (frag == 'a' || frag == 'b'))
+      return 8;
+    int64_t elems = (frag == 'a' ? m * k : frag == 'b' ? k * n : m * n) / 32;
+    if (t == TypeKind::f64)
+      return elems;
+    return std::max<int64_t>(1, elems * getTypeBitWidth(t) / 32);
+  };
+  auto checkFragment = [&](const ParsedOperand &o, char frag,
+                           TypeKind t) -> LogicalResult {
+    if (o.kind != ParsedOperand::Vec)
+      return success();
+    unsigned want = registers(frag, t);
+    if (o.elems.size() != want)
+      return p.error(o.tok, "'" + mnemonic + "' fragment ." + Twine(frag) +
+                                " of ." + stringifyTypeKind(t) + " at .m" +
+                                Twine(m) + "n" + Twine(n) + "k" + Twine(k) +
+                                " is " + Twine(want) + " registers, not " +
+                                Twine(o.elems.size()));
+    unsigned width = t == TypeKind::f64 ? 64 : 32;
+    for (const ParsedOperand &e : o.elems)
+      if (std::optional<TypeKind> reg = declaredType(e);
+          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != width))
+        return p.error(
+            e.tok, "'" + mnemonic + "' fragment ." + Twine(frag) + " holds " +
+                       Twine(width) + "-bit registers, not the ." +
+                       stringifyTypeKind(*reg) + " register '" + e.name + "'");
+    return success();
+  };
+  // Sub-byte A is row-major and B column-major.
+  auto subByte = [](TypeKind t) {
+    return t == TypeKind::s4 || t == TypeKind::u4 || t == TypeKind::b1;
+  };
+  if (!isMma) {
+    char frag = fragment->front();
+    TypeKind t = types[0];
+    bool ab = frag == 'a' || frag == 'b';
+    bool known = ab ? abShape(t) || (t == TypeKind::f16 && k16)
+                    : cShape(t) || (t == TypeKind::f16 && k16);
+    if (!known)
+      return fail("has no ." + stringifyTypeKind(t) + " fragment ." +
+                  Twine(frag) + " at .m" + Twine(m) + "n" + Twine(n) + "k" +
+                  Twine(k));
+    if (ab && subByte(t) && layouts[0] != (frag == 'a' ? "row" : "col"))
+      return fail("lays sub-byte fragment ." + Twine(frag) + " out ." +
+                  (frag == 'a' ? "row" : "col") + " only");
+    const ParsedOperand *value = operands.size() > (isLoad ? 0u : 1u)
+                                     ? &operands[isLoad ? 0 : 1]
+                                     : nullptr;
+    return value ? checkFragment(*value, frag, t) : success();
+  }
+  TypeKind d = types[0], c = types.back();
+  if (!abShape(abType) || !cShape(d) || !cShape(c) ||
+      (types.size() == 4 && types[2] != abType))
+    return fail("has no form ." +
+                [&] {
+                  std::string list;
+                  for (TypeKind t : types)
+                    list += "." + stringifyTypeKind(t).str();
+                  return list.substr(1);
+                }() +
+                " at .m" + Twine(m) + "n" + Twine(n) + "k" + Twine(k));
+  // (ptxas: "... with '.satfinite' is not supported starting from PTX
+  // ISA version 6.5".)
+  if (mods.has(Flag::satfinite) && (d == TypeKind::f16 || d == TypeKind::f32) &&
+      p.ptxVersion >= 65)
+    return fail("takes .satfinite on floats only before .version 6.5");
+  if (bitOp && abType != TypeKind::b1)
+    return fail("takes .xor/.and.popc on .b1 only");
+  if (subByte(abType) && (layouts[0] != "row" || layouts[1] != "col"))
+    return fail("on sub-byte types is .row.col only");
+  if (operands.size() == 4)
+    for (auto [o, frag, t] : {std::tuple{&operands[0], 'd', d},
+                              std::tuple{&operands[1], 'a', abType},
+                              std::tuple{&operands[2], 'b', abType},
+                              std::tuple{&operands[3], 'c', c}})
+      if (failed(checkFragment(*o, frag, t)))
+        return failure();
+  return success();
+}
+
 // (Found by the ptxas differential fuzzer, seeds 4-6; each case and the
 // valid forms checked against ptxas, sm_80 and sm_90: "Arguments
 // mismatch", "Illegal vector size", "Incompatible elements of vector
@@ -3230,6 +3424,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   if (failed(checkOperandShapes(opTok, mnemonic, mods, operands, load, store)))
     return failure();
   if (failed(checkPackingAndWaits(opTok, mnemonic, mods, operands)))
+    return failure();
+  if (mnemonic.starts_with("wmma.") &&
+      failed(checkWmmaForms(opTok, mnemonic, mods, operands)))
     return failure();
   if (failed(checkModifiers(opTok, mnemonic, mods)))
     return failure();
