@@ -3044,6 +3044,15 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
     if (ab && subByte(t) && layouts[0] != (frag == 'a' ? "row" : "col"))
       return fail("lays sub-byte fragment ." + Twine(frag) + " out ." +
                   (frag == 'a' ? "row" : "col") + " only");
+    // The stride is a 32-bit integer.
+    if (operands.size() == 3)
+      if (std::optional<TypeKind> reg = declaredType(operands[2]);
+          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 32 ||
+                  typeClass(*reg) == 'f'))
+        return p.error(operands[2].tok,
+                       "'" + mnemonic + "' takes a 32-bit stride, not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           operands[2].name + "'");
     const ParsedOperand *value = operands.size() > (isLoad ? 0u : 1u)
                                      ? &operands[isLoad ? 0 : 1]
                                      : nullptr;
@@ -3169,6 +3178,75 @@ FunctionBuilder::checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
                      "'selp' selects by a predicate, not the ." +
                          stringifyTypeKind(*reg) + " register '" +
                          operands[3].name + "'");
+  // Registers that are 32 bits wide (a float one passes where `floats`):
+  // prmt's, dp2a's and dp4a's; vote's predicate source and its
+  // destination, a predicate but for .ballot's 32-bit mask.
+  auto refuse32 = [&](const ParsedOperand &o, StringRef what,
+                      bool floats) -> LogicalResult {
+    std::optional<TypeKind> reg = declaredType(o);
+    if (!reg || (*reg != TypeKind::pred && getTypeBitWidth(*reg) == 32 &&
+                 (floats || typeClass(*reg) != 'f')))
+      return success();
+    return p.error(o.tok, "'" + mnemonic + "' takes a 32-bit " + what +
+                              ", not the ." + stringifyTypeKind(*reg) +
+                              " register '" + o.name + "'");
+  };
+  // (prmt's type and its predicate operands have their own messages.)
+  bool prmt = mnemonic == "prmt" && types == ArrayRef<TypeKind>{TypeKind::b32};
+  if (prmt || mnemonic == "dp2a" || mnemonic == "dp4a")
+    for (const ParsedOperand &o : operands)
+      if (!(prmt && declaredType(o) == TypeKind::pred) &&
+          failed(refuse32(o, prmt ? "register" : "integer", prmt)))
+        return failure();
+  if (mnemonic == "vote" && operands.size() >= 2) {
+    bool ballot = mods.getMode() == Mode::ballot;
+    if (ballot && failed(refuse32(operands[0], "destination", true)))
+      return failure();
+    for (size_t i = ballot ? 1 : 0; i < 2; ++i)
+      if (std::optional<TypeKind> reg = declaredType(operands[i]);
+          reg && *reg != TypeKind::pred)
+        return p.error(operands[i].tok,
+                       "'vote' " + Twine(i == 0 ? "writes" : "reads") +
+                           " a predicate, not the ." + stringifyTypeKind(*reg) +
+                           " register '" + operands[i].name + "'");
+  }
+  // mma.sync's four fragments are each a {...} of registers.
+  if (mnemonic == "mma")
+    for (const ParsedOperand &o : operands)
+      if (o.kind != ParsedOperand::Vec)
+        return p.error(o.tok, "'mma' takes fragments {...}, not " +
+                                  Parser::describe(o.tok));
+  // ldmatrix and stmatrix move .b16 (and sm_100's .b8) matrices.
+  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") && types.size() == 1 &&
+      (isHalfType(types[0]) || typeClass(types[0]) == 's' ||
+       typeClass(types[0]) == 'u' || typeClass(types[0]) == 'f'))
+    return p.error(opTok, "'" + mnemonic + "' has no type ." +
+                              stringifyTypeKind(types[0]) + " (.b16)");
+  // cp.async copies .global into .shared.
+  if (mnemonic == "cp.async" && mods.getSpaces().size() == 2 &&
+      (spaceFamily(mods.getSpaces()[0]) != StateSpace::shared ||
+       mods.getSpaces()[1] != StateSpace::global))
+    return p.error(opTok, "'cp.async' copies .global into .shared, not ." +
+                              stringifyStateSpace(mods.getSpaces()[1]) +
+                              " into ." +
+                              stringifyStateSpace(mods.getSpaces()[0]));
+  // The waits name how many groups may stay pending, as a literal.
+  if ((mnemonic == "cp.async.wait_group" ||
+       mnemonic == "cp.async.bulk.wait_group") &&
+      operands.size() == 1 && operands[0].kind != ParsedOperand::Int)
+    return p.error(operands[0].tok, "'" + mnemonic +
+                                        "' takes a literal group count, not " +
+                                        Parser::describe(operands[0].tok));
+  // atom and red are never .volatile (ptxas: "Illegal modifier").
+  if ((mnemonic == "atom" || mnemonic == "red") && mods.has(Flag::volatile_))
+    return p.error(opTok, "'" + mnemonic + "' takes no .volatile");
+  // A non-coherent load caches as .ca, .cg or .cs (ptxas: "Illegal cache
+  // operation for instruction 'ld.nc'").
+  if (mnemonic == "ld" && mods.has(Flag::nc))
+    if (std::optional<CacheOp> c = mods.getCache();
+        c && *c != CacheOp::ca && *c != CacheOp::cg && *c != CacheOp::cs)
+      return p.error(opTok, "'ld.nc' caches as .ca, .cg or .cs, not ." +
+                                stringifyCacheOp(*c));
   // bfe's and bfi's position and length: an immediate is 0 to 255.
   if ((mnemonic == "bfe" || mnemonic == "bfi") && !operands.empty()) {
     size_t pos = mnemonic == "bfe" ? 2 : 3;
@@ -3533,6 +3611,19 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'" + mnemonic + ".relu' applies to halves, not ." +
                                 stringifyTypeKind(t));
   }
+  // bf16 arithmetic neither flushes nor saturates (ptxas: "Illegal modifier
+  // '.ftz'", "'.sat'"; ex2.approx.ftz.bf16 is its own form).
+  if (!mods.getTypes().empty() &&
+      (mods.getTypes()[0] == TypeKind::bf16 ||
+       mods.getTypes()[0] == TypeKind::bf16x2) &&
+      llvm::is_contained({"add", "sub", "mul", "fma", "neg", "abs", "min",
+                          "max", "setp", "cvt"},
+                         mnemonic))
+    for (Flag f : {Flag::ftz, Flag::sat})
+      if (mods.has(f))
+        return p.error(opTok, "'" + mnemonic + "' of ." +
+                                  stringifyTypeKind(mods.getTypes()[0]) +
+                                  " takes no ." + stringifyFlag(f));
   // mul saturates floats but .f64 (ptxas: "Illegal modifier '.sat' for
   // instruction 'mul.hi'", "... 'mul'").
   if (mnemonic == "mul" && mods.has(Flag::sat) && mods.getTypes().size() == 1 &&
@@ -3631,9 +3722,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // .address_size 64", then "32-Bit compilation is no longer supported");
   // the other spaces' addresses are 32-bit.
   if (p.addressSize == 64 &&
-      llvm::is_contained(
-          {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu"},
-          mnemonic)) {
+      (llvm::is_contained(
+           {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu"},
+           mnemonic) ||
+       mnemonic.starts_with("mbarrier."))) {
     std::optional<StateSpace> space = mods.getSpace();
     if (!space || *space == StateSpace::global || *space == StateSpace::generic)
       for (const ParsedOperand &o : operands)
