@@ -422,11 +422,18 @@ private:
   LogicalResult checkWmmaForms(const Token &opTok, StringRef mnemonic,
                                ModifiersAttr mods,
                                ArrayRef<ParsedOperand> operands);
-  /// mov's packing and unpacking, bfe/bfi's immediate positions and
-  /// lengths, the mbarrier waits' operands.
-  LogicalResult checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
-                                     ModifiersAttr mods,
-                                     ArrayRef<ParsedOperand> operands);
+  /// Operand forms ptxas checks instruction by instruction: mov's packing
+  /// and vectors, register widths (prmt, dp2a, vote), fragments, immediate
+  /// ranges, the mbarrier waits' and cp.async's operands.
+  /// Types and flags ptxas checks instruction by instruction: brev, the
+  /// video instructions, set, cvt's .rna and half destinations, mul on .b
+  /// types, st.nc, atom/red's L1 eviction.
+  LogicalResult checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
+                                      ModifiersAttr mods,
+                                      ArrayRef<ParsedOperand> operands);
+  LogicalResult checkOperandForms(const Token &opTok, StringRef mnemonic,
+                                  ModifiersAttr mods,
+                                  ArrayRef<ParsedOperand> operands);
   LogicalResult emitInstruction(const Token &opTok, StringRef mnemonic,
                                 const InstSpec &spec, ModifiersAttr mods,
                                 MutableArrayRef<ParsedOperand> operands);
@@ -2890,6 +2897,77 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   return success();
 }
 
+// (Found by the ptxas differential fuzzer, seed 9; each case and the valid
+// forms checked against ptxas, sm_90: "Unexpected instruction types",
+// "Illegal modifier", "Illegal rounding modifier", "Arguments mismatch".)
+LogicalResult
+FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
+                                       ModifiersAttr mods,
+                                       ArrayRef<ParsedOperand> operands) {
+  ArrayRef<TypeKind> types = mods.getTypes();
+  auto noType = [&](TypeKind t) {
+    return p.error(opTok,
+                   "'" + mnemonic + "' has no type ." + stringifyTypeKind(t));
+  };
+  // brev reverses .b32 and .b64; mul and mad have no .b type.
+  for (TypeKind t : types)
+    if ((mnemonic == "brev" && t != TypeKind::b32 && t != TypeKind::b64) ||
+        ((mnemonic == "mul" || mnemonic == "mad") && typeClass(t) == 'b'))
+      return noType(t);
+  // The video instructions work on .u32 and .s32 (each of their types).
+  bool video = mnemonic.size() > 1 && mnemonic.front() == 'v' &&
+               llvm::is_contained({"vadd", "vsub", "vabsdiff", "vmin", "vmax",
+                                   "vshl", "vshr", "vmad", "vset", "vavrg"},
+                                  mnemonic.rtrim("24"));
+  if (video)
+    for (TypeKind t : types)
+      if (t != TypeKind::u32 && t != TypeKind::s32)
+        return noType(t);
+  // set: a destination and a source type, a pair of halves only from a
+  // pair, a register (not a predicate) written, no flag but .ftz.
+  if (mnemonic == "set") {
+    if (types.size() != 2)
+      return p.error(opTok, "'set' needs a destination and a source type");
+    if ((types[0] == TypeKind::f16x2 || types[0] == TypeKind::bf16x2) &&
+        types[1] != types[0])
+      return p.error(opTok, "'set' into ." + stringifyTypeKind(types[0]) +
+                                " compares ." + stringifyTypeKind(types[0]) +
+                                ", not ." + stringifyTypeKind(types[1]));
+    if (!operands.empty() && declaredType(operands[0]) == TypeKind::pred)
+      return p.error(operands[0].tok, "'set' writes a value; 'setp' writes "
+                                      "the predicate '" +
+                                          operands[0].name + "'");
+    if (std::optional<Flag> f =
+            firstFlag(mods, ~static_cast<uint64_t>(Flag::ftz)))
+      return p.error(opTok, "'set' takes no ." + stringifyFlag(*f));
+  }
+  // cvt rounds to nearest, ties away, only into .tf32; a half is written
+  // to a 16-bit or .b register, not a float one.
+  if (mnemonic == "cvt" && types.size() == 2) {
+    if (mods.getRounding() == RoundingMode::rna && types[0] != TypeKind::tf32)
+      return p.error(opTok, "'cvt.rna' converts to .tf32 only, not ." +
+                                stringifyTypeKind(types[0]));
+    if ((types[0] == TypeKind::f16 || types[0] == TypeKind::bf16) &&
+        !operands.empty())
+      if (std::optional<TypeKind> reg = declaredType(operands[0]);
+          reg && typeClass(*reg) == 'f')
+        return p.error(operands[0].tok,
+                       "'cvt' to ." + stringifyTypeKind(types[0]) +
+                           " cannot write the ." + stringifyTypeKind(*reg) +
+                           " register '" + operands[0].name + "'");
+  }
+  // A store is never non-coherent; atom and red have no L1 eviction
+  // priority.
+  if (mnemonic == "st" && mods.has(Flag::nc))
+    return p.error(opTok, "'st' takes no .nc (it is for loads)");
+  if (mnemonic == "atom" || mnemonic == "red")
+    if (std::optional<Flag> f = firstFlag(mods, fl::L1Eviction))
+      return p.error(opTok, "'" + mnemonic + "' takes no ." +
+                                stringifyFlag(*f) +
+                                " (an L1 eviction priority)");
+  return success();
+}
+
 // (Found by the ptxas differential fuzzer, seeds 4-7; each case and the
 // valid forms checked against ptxas, sm_90: "layout modifier required",
 // "Shape modifier required", "Illegal matrix shape", "Illegal type",
@@ -3093,9 +3171,9 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
 // mismatch", "Illegal vector size", "Incompatible elements of vector
 // expression", "Illegal vector-vector operands", "value out of range".)
 LogicalResult
-FunctionBuilder::checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
-                                      ModifiersAttr mods,
-                                      ArrayRef<ParsedOperand> operands) {
+FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
+                                   ModifiersAttr mods,
+                                   ArrayRef<ParsedOperand> operands) {
   ArrayRef<TypeKind> types = mods.getTypes();
   // mov packs two or four registers of equal width into a .bN value, or
   // unpacks one: {...} on one side only, each element N/2 or N/4 bits wide
@@ -3210,12 +3288,74 @@ FunctionBuilder::checkPackingAndWaits(const Token &opTok, StringRef mnemonic,
                            " a predicate, not the ." + stringifyTypeKind(*reg) +
                            " register '" + operands[i].name + "'");
   }
-  // mma.sync's four fragments are each a {...} of registers.
-  if (mnemonic == "mma")
+  // lop3's sources are values, not predicates (its predicate form writes
+  // one); a member mask is an integer, never a float literal; cp.async
+  // reads an [address]; tex writes a vector {...}.
+  if (mnemonic == "lop3")
+    for (size_t i = 1; i < std::min<size_t>(operands.size(), 4); ++i)
+      if (declaredType(operands[i]) == TypeKind::pred)
+        return p.error(operands[i].tok,
+                       "'lop3' combines values, not the predicate '" +
+                           operands[i].name + "'");
+  if (llvm::is_contained({"shfl", "vote", "redux", "match"}, mnemonic) &&
+      !operands.empty() && operands.back().kind == ParsedOperand::Float)
+    return p.error(operands.back().tok, "'" + mnemonic +
+                                            "' takes an integer member mask, "
+                                            "not the float " +
+                                            operands.back().tok.text);
+  if (mnemonic == "cp.async" && operands.size() >= 2 &&
+      operands[1].kind != ParsedOperand::Addr)
+    return p.error(operands[1].tok,
+                   "'cp.async' reads an address [a] here, not " +
+                       Parser::describe(operands[1].tok));
+  if (mnemonic == "tex" && mods.getVec() && !operands.empty() &&
+      operands[0].kind != ParsedOperand::Vec &&
+      operands[0].kind != ParsedOperand::Pair)
+    return p.error(operands[0].tok, "'tex.v" + Twine(mods.getVec()) +
+                                        "' writes a vector {...}, not " +
+                                        Parser::describe(operands[0].tok));
+  // mma.sync's four fragments are each a {...} of registers: of D, A, B
+  // and C, 32 bits of elements per lane a register (f64 one each; m8n8k4's
+  // f16 quad pairs more).
+  if (mnemonic == "mma") {
     for (const ParsedOperand &o : operands)
       if (o.kind != ParsedOperand::Vec)
         return p.error(o.tok, "'mma' takes fragments {...}, not " +
                                   Parser::describe(o.tok));
+    ArrayRef<int64_t> shape = mods.getShape();
+    bool kind = false;
+    if (ArrayAttr extras = mods.getExtras())
+      for (Attribute e : extras)
+        kind |= cast<StringAttr>(e).getValue().starts_with("kind::");
+    auto known = [](TypeKind t) {
+      return llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::tf32,
+                                 TypeKind::f32, TypeKind::f64, TypeKind::s8,
+                                 TypeKind::u8, TypeKind::s4, TypeKind::u4,
+                                 TypeKind::b1, TypeKind::s32, TypeKind::e4m3,
+                                 TypeKind::e5m2},
+                                t);
+    };
+    if (operands.size() == 4 && types.size() == 4 && shape.size() == 3 &&
+        !kind && llvm::all_of(types, known)) {
+      int64_t m = shape[0], n = shape[1], k = shape[2];
+      bool quadPair = m == 8 && n == 8 && k == 4 && types[1] == TypeKind::f16;
+      for (auto [i, o] : llvm::enumerate(operands)) {
+        TypeKind t = types[i];
+        int64_t elems = (i == 1 ? m * k : i == 2 ? k * n : m * n) / 32;
+        int64_t want =
+            t == TypeKind::f64
+                ? elems
+                : std::max<int64_t>(1, elems * getTypeBitWidth(t) / 32);
+        if (quadPair) // A and B two .f16x2, C and D four or eight
+          want = i == 1 || i == 2 ? 2 : t == TypeKind::f32 ? 8 : 4;
+        if (static_cast<int64_t>(o.elems.size()) != want)
+          return p.error(o.tok, "'mma' fragment " + Twine("DABC"[i]) + " of ." +
+                                    stringifyTypeKind(t) + " is " +
+                                    Twine(want) + " registers, not " +
+                                    Twine(o.elems.size()));
+      }
+    }
+  }
   // ldmatrix and stmatrix move .b16 (and sm_100's .b8) matrices.
   if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") && types.size() == 1 &&
       (isHalfType(types[0]) || typeClass(types[0]) == 's' ||
@@ -3501,7 +3641,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // forms checked against ptxas, sm_90).
   if (failed(checkOperandShapes(opTok, mnemonic, mods, operands, load, store)))
     return failure();
-  if (failed(checkPackingAndWaits(opTok, mnemonic, mods, operands)))
+  if (failed(checkOperandForms(opTok, mnemonic, mods, operands)) ||
+      failed(checkTypeAndFlagRules(opTok, mnemonic, mods, operands)))
     return failure();
   if (mnemonic.starts_with("wmma.") &&
       failed(checkWmmaForms(opTok, mnemonic, mods, operands)))
