@@ -2909,9 +2909,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok,
                    "'" + mnemonic + "' has no type ." + stringifyTypeKind(t));
   };
-  // brev reverses .b32 and .b64; mul and mad have no .b type.
+  // brev reverses .b32 and .b64; sad is of integers; mul and mad have no
+  // .b type.
   for (TypeKind t : types)
     if ((mnemonic == "brev" && t != TypeKind::b32 && t != TypeKind::b64) ||
+        (mnemonic == "sad" && typeClass(t) != 's' && typeClass(t) != 'u') ||
         ((mnemonic == "mul" || mnemonic == "mad") && typeClass(t) == 'b'))
       return noType(t);
   // The video instructions work on .u32 and .s32 (each of their types).
@@ -2940,6 +2942,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     if (std::optional<Flag> f =
             firstFlag(mods, ~static_cast<uint64_t>(Flag::ftz)))
       return p.error(opTok, "'set' takes no ." + stringifyFlag(*f));
+    // Its two sources are of the source type (no literal for halves).
+    for (size_t i = 1; i < std::min<size_t>(operands.size(), 3); ++i) {
+      const ParsedOperand &o = operands[i];
+      if (o.isLiteral()) {
+        if (failed(checkLiteral(o, mnemonic, types[1], types[1],
+                                /*noHalves=*/true)))
+          return failure();
+      } else if (std::optional<TypeKind> reg = declaredType(o);
+                 reg && !registerFits(types[1], *reg)) {
+        return p.error(o.tok,
+                       "'set' comparing ." + stringifyTypeKind(types[1]) +
+                           " cannot take the ." + stringifyTypeKind(*reg) +
+                           " register '" + o.name + "'");
+      }
+    }
   }
   // cvt rounds to nearest, ties away, only into .tf32; a half is written
   // to a 16-bit or .b register, not a float one.
@@ -3095,14 +3112,18 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
                                 Twine(m) + "n" + Twine(n) + "k" + Twine(k) +
                                 " is " + Twine(want) + " registers, not " +
                                 Twine(o.elems.size()));
+    // (mma's A and B take no float register but for f64; a load's do.)
     unsigned width = t == TypeKind::f64 ? 64 : 32;
+    bool noFloat = isMma && (frag == 'a' || frag == 'b') && t != TypeKind::f64;
     for (const ParsedOperand &e : o.elems)
       if (std::optional<TypeKind> reg = declaredType(e);
-          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != width))
+          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != width ||
+                  (noFloat && typeClass(*reg) == 'f')))
         return p.error(
             e.tok, "'" + mnemonic + "' fragment ." + Twine(frag) + " holds " +
-                       Twine(width) + "-bit registers, not the ." +
-                       stringifyTypeKind(*reg) + " register '" + e.name + "'");
+                       (noFloat ? Twine(".b32") : Twine(width) + "-bit") +
+                       " registers, not the ." + stringifyTypeKind(*reg) +
+                       " register '" + e.name + "'");
     return success();
   };
   // Sub-byte A is row-major and B column-major.
@@ -3314,6 +3335,16 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[0].tok, "'tex.v" + Twine(mods.getVec()) +
                                         "' writes a vector {...}, not " +
                                         Parser::describe(operands[0].tok));
+  // redux reduces integers but in its .f32 forms: no float register for
+  // the others (.b32 included).
+  if (mnemonic == "redux" && operands.size() >= 2 &&
+      types != ArrayRef<TypeKind>{TypeKind::f32})
+    if (std::optional<TypeKind> reg = declaredType(operands[1]);
+        reg && typeClass(*reg) == 'f')
+      return p.error(operands[1].tok, "'redux' reduces integers, not the ." +
+                                          stringifyTypeKind(*reg) +
+                                          " register '" + operands[1].name +
+                                          "'");
   // mma.sync's four fragments are each a {...} of registers: of D, A, B
   // and C, 32 bits of elements per lane a register (f64 one each; m8n8k4's
   // f16 quad pairs more).
@@ -3675,6 +3706,12 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                      "'" + mnemonic + "' of .param takes no " +
                          (ordered ? "." + stringifyMemSemantics(*sem).str()
                                   : std::string(".volatile")));
+    // (ptxas: "Modifier '.volatile' cannot be applied to '.local' space".)
+    if (mods.has(Flag::volatile_) && space &&
+        (*space == StateSpace::const_ || *space == StateSpace::local))
+      return p.error(opTok, "'" + mnemonic + "' of ." +
+                                stringifyStateSpace(*space) +
+                                " takes no .volatile");
     if (ordered && !mods.getScope())
       return p.error(opTok, "'" + mnemonic + "." + stringifyMemSemantics(*sem) +
                                 "' needs a scope (.cta, .cluster, .gpu, .sys)");
