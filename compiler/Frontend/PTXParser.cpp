@@ -2909,6 +2909,19 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok,
                    "'" + mnemonic + "' has no type ." + stringifyTypeKind(t));
   };
+  // dp2a and dp4a name both factors' types.
+  if ((mnemonic == "dp2a" || mnemonic == "dp4a") && types.size() == 1)
+    return p.error(opTok, "'" + mnemonic + "' names both factors' types (." +
+                              stringifyTypeKind(types[0]) + ".u32, ...)");
+  // vote's .all/.any/.uni decide a .pred, .ballot gathers a .b32.
+  if (mnemonic == "vote" && types.size() == 1 && mods.getMode()) {
+    TypeKind want =
+        mods.getMode() == Mode::ballot ? TypeKind::b32 : TypeKind::pred;
+    if (types[0] != want)
+      return p.error(opTok, "'vote." + stringifyMode(*mods.getMode()) +
+                                "' is ." + stringifyTypeKind(want) + ", not ." +
+                                stringifyTypeKind(types[0]));
+  }
   // brev reverses .b32 and .b64; sad is of integers; mul and mad have no
   // .b type.
   for (TypeKind t : types)
@@ -2930,11 +2943,19 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "set") {
     if (types.size() != 2)
       return p.error(opTok, "'set' needs a destination and a source type");
-    if ((types[0] == TypeKind::f16x2 || types[0] == TypeKind::bf16x2) &&
-        types[1] != types[0])
-      return p.error(opTok, "'set' into ." + stringifyTypeKind(types[0]) +
-                                " compares ." + stringifyTypeKind(types[0]) +
-                                ", not ." + stringifyTypeKind(types[1]));
+    if (((types[1] == TypeKind::f16x2 || types[1] == TypeKind::bf16x2) &&
+         types[0] != types[1] && types[0] != TypeKind::u32 &&
+         types[0] != TypeKind::s32) ||
+        ((types[0] == TypeKind::f16x2 || types[0] == TypeKind::bf16x2) &&
+         types[1] != types[0]))
+      return p.error(
+          opTok, types[1] == TypeKind::f16x2 || types[1] == TypeKind::bf16x2
+                     ? "'set' comparing ." + stringifyTypeKind(types[1]) +
+                           " writes ." + stringifyTypeKind(types[1]) +
+                           ", .u32 or .s32, not ." + stringifyTypeKind(types[0])
+                     : "'set' into ." + stringifyTypeKind(types[0]) +
+                           " compares ." + stringifyTypeKind(types[0]) +
+                           ", not ." + stringifyTypeKind(types[1]));
     if (!operands.empty() && declaredType(operands[0]) == TypeKind::pred)
       return p.error(operands[0].tok, "'set' writes a value; 'setp' writes "
                                       "the predicate '" +
@@ -3262,6 +3283,20 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                          " register '" + e.name + "'");
     }
   }
+  // A variable's or function's address is moved as an integer (ptxas:
+  // "Arguments mismatch" for mov.f32 of one).
+  if (mnemonic == "mov" && types.size() == 1 && operands.size() == 2 &&
+      operands[1].kind == ParsedOperand::Name && typeClass(types[0]) == 'f') {
+    const NameEntry *e = lookup(operands[1].name);
+    // (A function's address, a generic symbol here, ptxas only warns of.)
+    auto sym = p.symbols.find(operands[1].name);
+    if ((e && e->kind == NameEntry::Val) ||
+        (!e && sym != p.symbols.end() && sym->second != StateSpace::generic))
+      return p.error(operands[1].tok, "'mov." + stringifyTypeKind(types[0]) +
+                                          "' cannot move the address of '" +
+                                          operands[1].name +
+                                          "'; an address is an integer");
+  }
   // A special register is read as an integer (ptxas: "Special register
   // argument not allowed").
   if (mnemonic == "mov" && types.size() == 1 && operands.size() == 2 &&
@@ -3345,6 +3380,13 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                           stringifyTypeKind(*reg) +
                                           " register '" + operands[1].name +
                                           "'");
+  // isspacep tests an address: an integer.
+  if (mnemonic == "isspacep" && operands.size() == 2 &&
+      (operands[1].kind == ParsedOperand::Float ||
+       typeClass(declaredType(operands[1]).value_or(TypeKind::b64)) == 'f'))
+    return p.error(operands[1].tok, "'isspacep' tests an integer address, "
+                                    "not " +
+                                        Parser::describe(operands[1].tok));
   // mma.sync's four fragments are each a {...} of registers: of D, A, B
   // and C, 32 bits of elements per lane a register (f64 one each; m8n8k4's
   // f16 quad pairs more).
@@ -3861,12 +3903,18 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // "Unexpected instruction types specified"); `mul.u64.s32` was read as
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
-      llvm::is_contained({"add",  "sub",  "mul", "mad",  "div",  "rem",
-                          "abs",  "neg",  "min", "max",  "and",  "or",
-                          "xor",  "not",  "shl", "shr",  "mov",  "selp",
-                          "fma",  "bfe",  "bfi", "prmt", "popc", "clz",
-                          "brev", "cvta", "shf", "atom", "red"},
-                         mnemonic))
+      llvm::is_contained(
+          {"add",   "sub",      "mul",         "mad",      "div",   "rem",
+           "abs",   "neg",      "min",         "max",      "and",   "or",
+           "xor",   "not",      "shl",         "shr",      "mov",   "selp",
+           "fma",   "bfe",      "bfi",         "prmt",     "popc",  "clz",
+           "brev",  "cvta",     "shf",         "atom",     "red",   "sqrt",
+           "rsqrt", "rcp",      "sin",         "cos",      "lg2",   "ex2",
+           "tanh",  "bfind",    "testp",       "copysign", "mul24", "mad24",
+           "addc",  "subc",     "madc",        "sad",      "lop3",  "bmsk",
+           "szext", "ldmatrix", "stmatrix",    "bar.red",  "vote",  "redux",
+           "cnot",  "fns",      "barrier.red", "match"},
+          mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
                               stringifyTypeKind(mods.getTypes()[1]));
