@@ -2909,6 +2909,46 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok,
                    "'" + mnemonic + "' has no type ." + stringifyTypeKind(t));
   };
+  // The approximate functions say so; rcp and sqrt say .approx or how
+  // they round (ptxas: ".approx modifier required", "Rounding modifier or
+  // '.approx' modifier required").
+  bool approxOnly = llvm::is_contained(
+      {"lg2", "ex2", "sin", "cos", "tanh", "rsqrt"}, mnemonic);
+  if ((approxOnly || mnemonic == "rcp" || mnemonic == "sqrt") &&
+      !mods.has(Flag::approx) &&
+      (approxOnly ? mnemonic != "ex2" || !mods.getRounding()
+                  : !mods.getRounding()))
+    return p.error(opTok, "'" + mnemonic + "' needs .approx" +
+                              (approxOnly ? "" : " or a rounding modifier"));
+  // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
+  // takes one operand, sad no predicate.
+  if (mnemonic == "fma" && types.size() == 1 &&
+      (typeClass(types[0]) == 'b' || typeClass(types[0]) == 's' ||
+       typeClass(types[0]) == 'u'))
+    return p.error(opTok, "'fma' has no type ." + stringifyTypeKind(types[0]) +
+                              " (it is of floats)");
+  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") &&
+      mods.getShape().empty())
+    return p.error(opTok, "'" + mnemonic + "' needs a shape (.m8n8, ...)");
+  if (mnemonic == "nanosleep" && operands.size() != 1)
+    return p.error(opTok, "'nanosleep' takes one operand, not " +
+                              Twine(operands.size()));
+  if (mnemonic == "sad")
+    for (const ParsedOperand &o : operands)
+      if (declaredType(o) == TypeKind::pred)
+        return p.error(o.tok, "'sad' takes no predicate ('" + o.name + "')");
+  // cvt.sat between integers clamps only where the source's range does not
+  // fit the destination's (ptxas: "Illegal modifier '.sat'").
+  if (mnemonic == "cvt" && types.size() == 2 && mods.has(Flag::sat)) {
+    char dc = typeClass(types[0]), sc = typeClass(types[1]);
+    unsigned dw = getTypeBitWidth(types[0]), sw = getTypeBitWidth(types[1]);
+    bool ints = (dc == 's' || dc == 'u') && (sc == 's' || sc == 'u');
+    bool fits = (dc == sc && dw >= sw) || (sc == 'u' && dc == 's' && dw > sw);
+    if (ints && fits)
+      return p.error(opTok, "'cvt.sat' from ." + stringifyTypeKind(types[1]) +
+                                " to ." + stringifyTypeKind(types[0]) +
+                                " has nothing to clamp");
+  }
   // dp2a and dp4a name both factors' types.
   if ((mnemonic == "dp2a" || mnemonic == "dp4a") && types.size() == 1)
     return p.error(opTok, "'" + mnemonic + "' names both factors' types (." +
