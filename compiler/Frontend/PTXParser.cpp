@@ -413,6 +413,12 @@ private:
   LogicalResult checkTextureSurface(const Token &opTok, StringRef mnemonic,
                                     ModifiersAttr mods,
                                     ArrayRef<ParsedOperand> operands);
+  /// The register `o` names where a 32-bit integer goes, if it is not one
+  /// (a predicate, another width, a float unless `floats`).
+  std::optional<TypeKind> not32(const ParsedOperand &o, bool floats = false);
+  /// "'mnemonic' takes a 32-bit `what`, not the .T register 'o'".
+  LogicalResult refuseRegister(StringRef mnemonic, const ParsedOperand &o,
+                               TypeKind reg, StringRef what);
   LogicalResult checkOperandShapes(const Token &opTok, StringRef mnemonic,
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
@@ -422,15 +428,15 @@ private:
   LogicalResult checkWmmaForms(const Token &opTok, StringRef mnemonic,
                                ModifiersAttr mods,
                                ArrayRef<ParsedOperand> operands);
-  /// Operand forms ptxas checks instruction by instruction: mov's packing
-  /// and vectors, register widths (prmt, dp2a, vote), fragments, immediate
-  /// ranges, the mbarrier waits' and cp.async's operands.
   /// Types and flags ptxas checks instruction by instruction: brev, the
   /// video instructions, set, cvt's .rna and half destinations, mul on .b
   /// types, st.nc, atom/red's L1 eviction.
   LogicalResult checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                       ModifiersAttr mods,
                                       ArrayRef<ParsedOperand> operands);
+  /// Operand forms ptxas checks instruction by instruction: mov's packing
+  /// and vectors, register widths (prmt, dp2a, vote), fragments, immediate
+  /// ranges, the mbarrier waits' and cp.async's operands.
   LogicalResult checkOperandForms(const Token &opTok, StringRef mnemonic,
                                   ModifiersAttr mods,
                                   ArrayRef<ParsedOperand> operands);
@@ -697,8 +703,8 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
         }
         // ptxas: "PTX .version 8.5 does not support .target sm_100a".
         std::optional<SmTarget> sm = SmTarget::parse(t.text);
-        if (sm && sawVersion && ptxVersion < *sm->minPtxVersion()) {
-          unsigned need = *sm->minPtxVersion();
+        if (unsigned need = sm ? *sm->minPtxVersion() : 0;
+            sawVersion && ptxVersion < need) {
           (void)error(t, "'.target " + t.text + "' needs .version " +
                              Twine(need / 10) + "." + Twine(need % 10) +
                              " or later; this module's is " + version);
@@ -2607,27 +2613,27 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
   return success();
 }
 
+std::optional<TypeKind> FunctionBuilder::not32(const ParsedOperand &o,
+                                               bool floats) {
+  std::optional<TypeKind> reg = declaredType(o);
+  if (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 32 ||
+              (!floats && typeClass(*reg) == 'f')))
+    return reg;
+  return std::nullopt;
+}
+
+LogicalResult FunctionBuilder::refuseRegister(StringRef mnemonic,
+                                              const ParsedOperand &o,
+                                              TypeKind reg, StringRef what) {
+  return p.error(o.tok, "'" + mnemonic + "' takes a 32-bit " + what +
+                            ", not the ." + stringifyTypeKind(reg) +
+                            " register '" + o.name + "'");
+}
+
 LogicalResult FunctionBuilder::checkOperandShapes(
     const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
     ArrayRef<ParsedOperand> operands, bool load, bool store) {
   ArrayRef<TypeKind> types = mods.getTypes();
-  // A register that is not 32 bits wide, or a predicate, where a 32-bit
-  // integer goes (barrier numbers and counts, activemask's destination,
-  // bar.warp.sync's member mask); activemask takes a float register too.
-  auto not32 = [&](const ParsedOperand &o,
-                   bool floats = false) -> std::optional<TypeKind> {
-    std::optional<TypeKind> reg = declaredType(o);
-    if (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 32 ||
-                (!floats && typeClass(*reg) == 'f')))
-      return reg;
-    return std::nullopt;
-  };
-  auto refuseRegister = [&](const ParsedOperand &o, TypeKind reg,
-                            StringRef what) {
-    return p.error(o.tok, "'" + mnemonic + "' takes a 32-bit " + what +
-                              ", not the ." + stringifyTypeKind(reg) +
-                              " register '" + o.name + "'");
-  };
   // ld/ldu/st: .vN moves a {...} of N values, and a {...} needs .vN.
   if ((load || store) && operands.size() > (load ? 0u : 1u)) {
     const ParsedOperand &value = operands[load ? 0 : 1];
@@ -2728,7 +2734,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
       } else if (o.kind == ParsedOperand::Float) {
         return p.error(o.tok, "'" + mnemonic + "' takes no float immediate");
       } else if (std::optional<TypeKind> reg = not32(o)) {
-        return refuseRegister(o, *reg,
+        return refuseRegister(mnemonic, o, *reg,
                               count ? "thread count" : "barrier number");
       }
     }
@@ -2747,7 +2753,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   if (llvm::is_contained({"shfl", "vote", "redux", "match"}, mnemonic) &&
       mods.has(Flag::sync) && operands.size() == (mnemonic == "shfl" ? 5u : 3u))
     if (std::optional<TypeKind> reg = not32(operands.back()))
-      return refuseRegister(operands.back(), *reg, "member mask");
+      return refuseRegister(mnemonic, operands.back(), *reg, "member mask");
   // dp2a/dp4a multiply .u32/.s32 (ptxas: "Unexpected instruction types").
   if (mnemonic == "dp2a" || mnemonic == "dp4a")
     for (TypeKind t : types)
@@ -2825,7 +2831,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
       !operands.empty())
     if (std::optional<TypeKind> reg =
             not32(operands.front(), mnemonic == "activemask"))
-      return refuseRegister(operands.front(), *reg,
+      return refuseRegister(mnemonic, operands.front(), *reg,
                             mnemonic == "activemask" ? "destination"
                                                      : "member mask");
   // (The rules below were found by the ptxas differential fuzzer, seed 3,
@@ -2848,7 +2854,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   if (mnemonic == "shfl" && !operands.empty()) {
     for (size_t i = 0; i < std::min<size_t>(operands.size(), 4); ++i)
       if (std::optional<TypeKind> reg = not32(first(operands[i]), true))
-        return refuseRegister(first(operands[i]), *reg,
+        return refuseRegister(mnemonic, first(operands[i]), *reg,
                               i == 0   ? "destination"
                               : i == 1 ? "value"
                                        : "lane or clamp operand");
@@ -2863,7 +2869,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   }
   if (mnemonic == "match" && operands.size() >= 2) {
     if (std::optional<TypeKind> reg = not32(first(operands[0])))
-      return refuseRegister(first(operands[0]), *reg, "destination");
+      return refuseRegister(mnemonic, first(operands[0]), *reg, "destination");
     if (std::optional<TypeKind> reg = declaredType(operands[1]);
         reg && types.size() == 1 && *reg != TypeKind::pred &&
         getTypeBitWidth(*reg) != getTypeBitWidth(types[0]))
@@ -2888,7 +2894,7 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                                      : Twine(Parser::describe(d.tok))));
     for (const ParsedOperand &e : d.elems)
       if (std::optional<TypeKind> reg = not32(e, true))
-        return refuseRegister(e, *reg, "destination");
+        return refuseRegister(mnemonic, e, *reg, "destination");
     if (std::optional<StateSpace> space = mods.getSpace();
         space && spaceFamily(*space) != StateSpace::shared)
       return p.error(opTok, "'ldmatrix' reads .shared memory, not ." +
@@ -2905,10 +2911,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                        ModifiersAttr mods,
                                        ArrayRef<ParsedOperand> operands) {
   ArrayRef<TypeKind> types = mods.getTypes();
-  auto noType = [&](TypeKind t) {
-    return p.error(opTok,
-                   "'" + mnemonic + "' has no type ." + stringifyTypeKind(t));
-  };
   // The approximate functions say so; rcp and sqrt say .approx or how
   // they round (ptxas: ".approx modifier required", "Rounding modifier or
   // '.approx' modifier required").
@@ -2962,13 +2964,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                 "' is ." + stringifyTypeKind(want) + ", not ." +
                                 stringifyTypeKind(types[0]));
   }
-  // brev reverses .b32 and .b64; sad is of integers; mul and mad have no
-  // .b type.
-  for (TypeKind t : types)
-    if ((mnemonic == "brev" && t != TypeKind::b32 && t != TypeKind::b64) ||
-        (mnemonic == "sad" && typeClass(t) != 's' && typeClass(t) != 'u') ||
-        ((mnemonic == "mul" || mnemonic == "mad") && typeClass(t) == 'b'))
-      return noType(t);
   // The video instructions work on .u32 and .s32 (each of their types).
   bool video = mnemonic.size() > 1 && mnemonic.front() == 'v' &&
                llvm::is_contained({"vadd", "vsub", "vabsdiff", "vmin", "vmax",
@@ -2977,7 +2972,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (video)
     for (TypeKind t : types)
       if (t != TypeKind::u32 && t != TypeKind::s32)
-        return noType(t);
+        return p.error(opTok, "'" + mnemonic + "' has no type ." +
+                                  stringifyTypeKind(t));
   // set: a destination and a source type, a pair of halves only from a
   // pair, a register (not a predicate) written, no flag but .ftz.
   if (mnemonic == "set") {
@@ -3195,9 +3191,7 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
     char frag = fragment->front();
     TypeKind t = types[0];
     bool ab = frag == 'a' || frag == 'b';
-    bool known = ab ? abShape(t) || (t == TypeKind::f16 && k16)
-                    : cShape(t) || (t == TypeKind::f16 && k16);
-    if (!known)
+    if (!(ab ? abShape(t) : cShape(t)))
       return fail("has no ." + stringifyTypeKind(t) + " fragment ." +
                   Twine(frag) + " at .m" + Twine(m) + "n" + Twine(n) + "k" +
                   Twine(k));
@@ -3206,13 +3200,8 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
                   (frag == 'a' ? "row" : "col") + " only");
     // The stride is a 32-bit integer.
     if (operands.size() == 3)
-      if (std::optional<TypeKind> reg = declaredType(operands[2]);
-          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 32 ||
-                  typeClass(*reg) == 'f'))
-        return p.error(operands[2].tok,
-                       "'" + mnemonic + "' takes a 32-bit stride, not the ." +
-                           stringifyTypeKind(*reg) + " register '" +
-                           operands[2].name + "'");
+      if (std::optional<TypeKind> reg = not32(operands[2]))
+        return refuseRegister(mnemonic, operands[2], *reg, "stride");
     const ParsedOperand *value = operands.size() > (isLoad ? 0u : 1u)
                                      ? &operands[isLoad ? 0 : 1]
                                      : nullptr;
@@ -3357,13 +3346,9 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // destination, a predicate but for .ballot's 32-bit mask.
   auto refuse32 = [&](const ParsedOperand &o, StringRef what,
                       bool floats) -> LogicalResult {
-    std::optional<TypeKind> reg = declaredType(o);
-    if (!reg || (*reg != TypeKind::pred && getTypeBitWidth(*reg) == 32 &&
-                 (floats || typeClass(*reg) != 'f')))
-      return success();
-    return p.error(o.tok, "'" + mnemonic + "' takes a 32-bit " + what +
-                              ", not the ." + stringifyTypeKind(*reg) +
-                              " register '" + o.name + "'");
+    if (std::optional<TypeKind> reg = not32(o, floats))
+      return refuseRegister(mnemonic, o, *reg, what);
+    return success();
   };
   // (prmt's type and its predicate operands have their own messages.)
   bool prmt = mnemonic == "prmt" && types == ArrayRef<TypeKind>{TypeKind::b32};
@@ -4034,7 +4019,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // instruction types specified"): mov/ld/st move halves as .b16/.b32, shl
   // is .b only, shr has no float type, an integer mul/mad names its half
   // and only an integer one has halves, st stores no .pred, shfl moves .b32,
-  // shf shifts and prmt permutes .b32.
+  // shf shifts and prmt permutes .b32, brev reverses .b32/.b64, sad is of
+  // integers, mul and mad have no .b type.
   if (mods.getTypes().size() == 1) {
     TypeKind t = mods.getTypes()[0];
     char cls = typeClass(t);
@@ -4048,6 +4034,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "shfl" && t != TypeKind::b32) ||
         (mnemonic == "shf" && t != TypeKind::b32) ||
         (mnemonic == "prmt" && t != TypeKind::b32) ||
+        (mnemonic == "brev" && t != TypeKind::b32 && t != TypeKind::b64) ||
+        (mnemonic == "sad" && cls != 's' && cls != 'u') ||
+        ((mnemonic == "mul" || mnemonic == "mad") && cls == 'b') ||
         (llvm::is_contained({"and", "or", "xor", "not"}, mnemonic) &&
          cls != 'b' && cls != 'p') ||
         (mnemonic == "cnot" && cls != 'b');
