@@ -243,9 +243,39 @@ public:
   int64_t addressSize = 64;
   /// `.version` as major * 10 + minor (PTX ISA minors are one digit).
   unsigned ptxVersion = 0;
-  /// .b128 values are PTX ISA 8.3's (ptxas: "Feature 'Type .b128' requires
-  /// PTX ISA .version 8.3 or later").
-  LogicalResult checkTypeVersion(const Token &at, TypeKind type) {
+  /// The type a variable, parameter or register in `space` is declared
+  /// with. The sub-byte integers, .bf16/.bf16x2, .tf32, the narrow floats and
+  /// the packed pairs but .f16x2 are instruction types only (ptxas: "Parsing
+  /// error near '.bf16'", "Type .e4m3 may only be used as an instruction
+  /// type"); a predicate lives in a register ("Predicate variable ... must be
+  /// in register state space"), a .f16x2 in no .param ("cannot be allocated
+  /// in .param state space"); .b128 values are PTX ISA 8.3's (ptxas:
+  /// "Feature 'Type .b128' requires PTX ISA .version 8.3 or later"). Found
+  /// by the ptxas differential fuzzer, seed 13, and checked type by type.
+  LogicalResult checkDeclaredType(const Token &at, TypeKind type,
+                                  StateSpace space) {
+    using T = TypeKind;
+    bool stored = llvm::is_contained(
+        {T::b8,     T::b16,        T::b32,    T::b64, T::b128, T::u8,
+         T::u16,    T::u32,        T::u64,    T::s8,  T::s16,  T::s32,
+         T::s64,    T::f16,        T::f16x2,  T::f32, T::f64,  T::pred,
+         T::texref, T::samplerref, T::surfref},
+        type);
+    if (!stored) {
+      unsigned width = getTypeBitWidth(type);
+      return error(at, "type ." + stringifyTypeKind(type) +
+                           " is an instruction type only" +
+                           (width >= 8 ? "; declare " + Twine(width) +
+                                             "-bit "
+                                             "values .b" +
+                                             Twine(width)
+                                       : Twine()));
+    }
+    if (type == TypeKind::pred && space != StateSpace::reg)
+      return error(at, "a .pred is declared in .reg, not ." +
+                           stringifyStateSpace(space));
+    if (type == TypeKind::f16x2 && space == StateSpace::param)
+      return error(at, "a .f16x2 cannot be a .param; declare it .b32");
     if (type == TypeKind::b128 && ptxVersion < 83)
       return error(at, "type .b128 needs .version 8.3 or later");
     if (std::optional<TargetNeed> need = typeNeed(type))
@@ -413,6 +443,12 @@ private:
   LogicalResult checkTextureSurface(const Token &opTok, StringRef mnemonic,
                                     ModifiersAttr mods,
                                     ArrayRef<ParsedOperand> operands);
+  /// tex's operands, register by register (ptxas: "Arguments mismatch"):
+  /// results of the result type, the texture handle, coordinates by the
+  /// geometry, offsets, depth, level of detail and gradients.
+  LogicalResult checkTextureOperands(ModifiersAttr mods,
+                                     ArrayRef<ParsedOperand> operands,
+                                     bool level, bool grad);
   /// The register `o` names where a 32-bit integer goes, if it is not one
   /// (a predicate, another width, a float unless `floats`).
   std::optional<TypeKind> not32(const ParsedOperand &o, bool floats = false);
@@ -912,7 +948,7 @@ LogicalResult Parser::parseParam(ParamDecl &out, bool isEntry) {
     } else if (w == "v2" || w == "v4" || w == "v8") {
       vec = w[1] - '0';
     } else if (auto t = symbolizeTypeKind(w)) {
-      if (failed(checkTypeVersion(at, *t)))
+      if (failed(checkDeclaredType(at, *t, space)))
         return failure();
       type = *t;
     } else {
@@ -1296,7 +1332,7 @@ LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
       if (failed(expect(Token::RParen, "')'")))
         return failure();
     } else if (auto t = symbolizeTypeKind(w)) {
-      if (failed(checkTypeVersion(at, *t)))
+      if (failed(checkDeclaredType(at, *t, space)))
         return failure();
       type = *t;
     } else {
@@ -1649,7 +1685,7 @@ LogicalResult FunctionBuilder::parseRegDecl() {
     if (w == "v2" || w == "v4" || w == "v8")
       vec = w[1] - '0';
     else if (auto t = symbolizeTypeKind(w)) {
-      if (failed(p.checkTypeVersion(at, *t)))
+      if (failed(p.checkDeclaredType(at, *t, StateSpace::reg)))
         return failure();
       type = *t;
     } else
@@ -1901,7 +1937,13 @@ LogicalResult FunctionBuilder::parseOperand(ParsedOperand &out) {
         return failure();
       out.elems.push_back(std::move(e));
     } while (p.consumeIf(Token::Comma));
-    return p.expect(Token::RBrace, "'}' after the vector operand");
+    if (failed(p.expect(Token::RBrace, "'}' after the vector operand")))
+      return failure();
+    // A texture fetch's residency predicate, `{...}|%p` (ptxas takes it).
+    if (p.peek().is(Token::Pipe))
+      return p.error(p.peek(), "unsupported: a predicate beside a vector "
+                               "result ('{...}|%p', a texture's residency)");
+    return success();
   }
   case Token::Bang: {
     p.consume();
@@ -2589,11 +2631,15 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
       return fail("'tex' takes a result type (.u32, .s32, .f32) and a "
                   "coordinate type (.s32, .f32), not " +
                   typeList());
-    if (types[0] != TypeKind::f16 && types[0] != TypeKind::f16x2 &&
-        mods.getVec() != 4)
-      return fail("'tex' of ." + stringifyTypeKind(types[0]) +
-                  " reads four values (.v4)");
-    return success();
+    // Four values but .f16x2's two pairs (ptxas: "Instruction 'tex.f16x2'
+    // requires .v2 type"; the differential fuzzer, seed 13).
+    unsigned vec = types[0] == TypeKind::f16x2 ? 2 : 4;
+    if (mods.getVec() != vec)
+      return fail(
+          "'tex' of ." + stringifyTypeKind(types[0]) +
+          (vec == 2 ? " reads two pairs (.v2)" : " reads four values (.v4)"));
+    return checkTextureOperands(mods, operands, written("level"),
+                                written("grad"));
   }
   if (!mods.has(Flag::clamp) && !mods.has(Flag::zero) && !mods.has(Flag::trap))
     return fail("'" + mnemonic +
@@ -2610,6 +2656,109 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
     return fail("'" + mnemonic + (formatted ? ".p" : ".b") + "' takes one of " +
                 (formatted ? ".b32" : ".b8, .b16, .b32, .b64") + ", not " +
                 typeList());
+  return success();
+}
+
+LogicalResult
+FunctionBuilder::checkTextureOperands(ModifiersAttr mods,
+                                      ArrayRef<ParsedOperand> operands,
+                                      bool level, bool grad) {
+  TypeKind dtype = mods.getTypes()[0], ctype = mods.getTypes()[1];
+  Geometry geom = *mods.getGeometry();
+  std::string where = ("'tex." + stringifyGeometry(geom) + "'").str();
+  auto fitsAs = [&](const ParsedOperand &o, TypeKind want,
+                    StringRef what) -> LogicalResult {
+    if (o.isLiteral())
+      return checkLiteral(o, "tex", want, want, /*noHalves=*/false);
+    std::optional<TypeKind> reg = declaredType(o);
+    if (!reg || registerFits(want, *reg))
+      return success();
+    return p.error(o.tok, where + " takes ." + stringifyTypeKind(want) + " " +
+                              what + ", not the ." + stringifyTypeKind(*reg) +
+                              " register '" + o.name + "'");
+  };
+  auto elements = [](const ParsedOperand &o) {
+    return o.kind == ParsedOperand::Vec ? ArrayRef(o.elems) : ArrayRef(o);
+  };
+  // Multisample textures are addressed by texel (ptxas: "Integer
+  // coordinates require .s32 instruction type").
+  if ((geom == Geometry::g2dms || geom == Geometry::a2dms) &&
+      ctype != TypeKind::s32)
+    return p.error(operands[1].tok, where + " takes .s32 coordinates");
+  for (const ParsedOperand &e : elements(operands[0]))
+    if (failed(fitsAs(e, dtype, "results")))
+      return failure();
+  // The texture is a .texref or its 64-bit handle.
+  const ParsedOperand &addr = operands[1];
+  if (std::optional<TypeKind> reg = declaredType(addr.elems.front());
+      reg && getTypeBitWidth(*reg) != 64)
+    return p.error(addr.elems.front().tok,
+                   "a texture handle is 64-bit, not the ." +
+                       stringifyTypeKind(*reg) + " register '" +
+                       addr.elems.front().name + "'");
+  // The coordinates: one, two or four (ptxas: "Operand vector size doesn't
+  // match geometry", "Illegal vector size: 3"), an array's first its .u32
+  // index ("Array index ... Expecting type .u32").
+  bool array = llvm::is_contained(
+      {Geometry::a1d, Geometry::a2d, Geometry::acube, Geometry::a2dms}, geom);
+  unsigned need = geom == Geometry::g1d                            ? 1
+                  : geom == Geometry::g2d || geom == Geometry::a1d ? 2
+                                                                   : 4;
+  if (addr.elems.size() >= 2) {
+    ArrayRef<ParsedOperand> coords = elements(addr.elems.back());
+    if (coords.size() < need || coords.size() == 3)
+      return p.error(addr.elems.back().tok,
+                     where + " takes " + Twine(need) + " coordinate" +
+                         (need == 1 ? "" : "s") + ", not " +
+                         Twine(coords.size()));
+    for (auto [i, e] : llvm::enumerate(coords))
+      // (ptxas takes a float literal among .s32 coordinates.)
+      if (e.kind != ParsedOperand::Float &&
+          failed(fitsAs(e, array && i == 0 ? TypeKind::u32 : ctype,
+                        array && i == 0 ? "array index" : "coordinates")))
+        return failure();
+  }
+  // After the address: an offset vector and a depth to compare, each
+  // optional and in that order, then tex.level's level of detail (of the
+  // coordinates' type) or tex.grad's two gradient vectors (.f32); offsets
+  // and gradients have one element a dimension (four for three).
+  unsigned dims = llvm::is_contained({Geometry::g1d, Geometry::a1d}, geom) ? 1
+                  : llvm::is_contained({Geometry::g2d, Geometry::a2d,
+                                        Geometry::g2dms, Geometry::a2dms},
+                                       geom)
+                      ? 2
+                      : 4;
+  auto vectorOf = [&](const ParsedOperand &o, TypeKind want,
+                      StringRef what) -> LogicalResult {
+    if (o.kind != ParsedOperand::Vec || o.elems.size() != dims)
+      return p.error(o.tok, where + " takes " + what + " of " + Twine(dims) +
+                                " element" + (dims == 1 ? "" : "s") +
+                                ", written {...}");
+    for (const ParsedOperand &e : o.elems)
+      if (failed(fitsAs(e, want, what)))
+        return failure();
+    return success();
+  };
+  size_t tail = level ? 1 : grad ? 2 : 0;
+  ArrayRef<ParsedOperand> extras =
+      operands.drop_front(2).drop_back(std::min(tail, operands.size() - 2));
+  if (!extras.empty() && extras.front().kind == ParsedOperand::Vec) {
+    if (failed(vectorOf(extras.front(), TypeKind::s32, "offsets")))
+      return failure();
+    extras = extras.drop_front();
+  }
+  if (extras.size() > 1)
+    return p.error(extras.front().tok,
+                   where + " takes the offsets before the depth to compare");
+  if (!extras.empty() &&
+      failed(fitsAs(extras.front(), TypeKind::f32, "depth to compare")))
+    return failure();
+  if (level)
+    return fitsAs(operands.back(), ctype, "level of detail");
+  if (grad)
+    for (const ParsedOperand &g : operands.take_back(2))
+      if (failed(vectorOf(g, TypeKind::f32, "gradients")))
+        return failure();
   return success();
 }
 
@@ -2815,7 +2964,8 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                        "'" + mnemonic + "' expects an address [a] here, not " +
                            Parser::describe(operands[addr].tok));
       if (operands.size() == 3 && (operands[2].kind == ParsedOperand::Addr ||
-                                   operands[2].kind == ParsedOperand::Vec))
+                                   operands[2].kind == ParsedOperand::Vec ||
+                                   operands[2].kind == ParsedOperand::Float))
         return p.error(operands[2].tok,
                        "'" + mnemonic + "' takes a 32-bit stride here, not " +
                            what(operands[2]));
@@ -2974,6 +3124,15 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       if (t != TypeKind::u32 && t != TypeKind::s32)
         return p.error(opTok, "'" + mnemonic + "' has no type ." +
                                   stringifyTypeKind(t));
+  // Their SIMD forms (vadd2, vabsdiff4, ...) read registers only (ptxas:
+  // "Incorrect video selector for operand 1"; the differential fuzzer,
+  // seed 14).
+  if (video && (mnemonic.ends_with("2") || mnemonic.ends_with("4")))
+    for (const ParsedOperand &o : operands.drop_front())
+      if (o.isLiteral())
+        return p.error(o.tok, "'" + mnemonic +
+                                  "' reads registers, not the immediate " +
+                                  o.tok.text);
   // set: a destination and a source type, a pair of halves only from a
   // pair, a register (not a predicate) written, no flag but .ftz.
   if (mnemonic == "set") {
@@ -3021,6 +3180,22 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     if (mods.getRounding() == RoundingMode::rna && types[0] != TypeKind::tf32)
       return p.error(opTok, "'cvt.rna' converts to .tf32 only, not ." +
                                 stringifyTypeKind(types[0]));
+    // A .tf32 is made from an .f32, rounded (ptxas: "Unexpected instruction
+    // types specified", "Rounding modifier required"; the differential
+    // fuzzer, seed 14).
+    if (types[1] == TypeKind::tf32 ||
+        (types[0] == TypeKind::tf32 && types[1] != TypeKind::f32))
+      return p.error(opTok, "'cvt' makes .tf32 from .f32 only, not ." +
+                                stringifyTypeKind(types[0]) + " from ." +
+                                stringifyTypeKind(types[1]));
+    if (types[0] == TypeKind::tf32 && !mods.getRounding())
+      return p.error(
+          opTok, "'cvt.tf32.f32' needs a rounding modifier (.rna, .rn, .rz)");
+    if (types[0] == TypeKind::tf32 && mods.has(Flag::satfinite) &&
+        mods.getRounding() != RoundingMode::rna && p.ptxVersion < 86)
+      return p.error(opTok, "'cvt.tf32.f32' with ." +
+                                stringifyRoundingMode(*mods.getRounding()) +
+                                " and .satfinite needs .version 8.6 or later");
     if ((types[0] == TypeKind::f16 || types[0] == TypeKind::bf16) &&
         !operands.empty())
       if (std::optional<TypeKind> reg = declaredType(operands[0]);
@@ -3496,6 +3671,59 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                            Twine(static_cast<int64_t>(operands[i].intValue)) +
                            " is out of range (0 to 255)");
   }
+  // The barrier object's instructions are of type .b64 and the others'
+  // operands have one order (ptxas: "Unexpected instruction types
+  // specified", "Arguments mismatch"; the differential fuzzer, seeds 13 and
+  // 15): init, expect_tx and complete_tx an address and a count, inval an
+  // address, arrive and arrive_drop a state (or `_`), the address and a
+  // count (which .expect_tx needs), pending_count a count and a state.
+  if (mnemonic.starts_with("mbarrier.")) {
+    ArrayRef<TypeKind> types = mods.getTypes();
+    if (types.size() != 1 || types[0] != TypeKind::b64)
+      return p.error(opTok, "'" + mnemonic + "' is of type .b64");
+    SmallVector<StringRef> words;
+    instSpelling.drop_front(mnemonic.size()).split(words, '.', -1, false);
+    bool expectTx = llvm::is_contained(words, "expect_tx");
+    StringRef what = mnemonic.drop_front(strlen("mbarrier."));
+    // 'A' an address, 'C' a 32-bit count, 'S' a 64-bit state, 'D' a state
+    // written (or `_`).
+    auto fits = [&](const ParsedOperand &o, char kind) {
+      if (kind == 'A')
+        return o.kind == ParsedOperand::Addr;
+      if (kind == 'D' && o.kind == ParsedOperand::Sink)
+        return true;
+      if (kind == 'C' && o.kind == ParsedOperand::Int)
+        return true;
+      if (o.kind != ParsedOperand::Name)
+        return false;
+      std::optional<TypeKind> reg = declaredType(o);
+      unsigned want = kind == 'C' ? 32 : 64;
+      return !reg || (typeClass(*reg) && typeClass(*reg) != 'f' &&
+                      typeClass(*reg) != 'p' && getTypeBitWidth(*reg) == want);
+    };
+    auto matches = [&](StringRef form) {
+      return operands.size() == form.size() &&
+             llvm::all_of(llvm::seq<size_t>(0, form.size()),
+                          [&](size_t i) { return fits(operands[i], form[i]); });
+    };
+    auto refuse = [&](StringRef shape) {
+      return p.error(opTok, "'" + mnemonic + (expectTx ? ".expect_tx" : "") +
+                                "' takes " + shape);
+    };
+    if (llvm::is_contained({"init", "expect_tx", "complete_tx"}, what) &&
+        !matches("AC"))
+      return refuse("[address] and a 32-bit count");
+    if (what == "inval" && !matches("A"))
+      return refuse("[address] only");
+    if ((what == "arrive" || what == "arrive_drop") && !matches("DAC") &&
+        (expectTx || !matches("DA")))
+      return refuse(expectTx ? "a 64-bit state (or _), [address] and a "
+                               "32-bit transaction count"
+                             : "a 64-bit state (or _), [address] and an "
+                               "optional 32-bit count");
+    if (what == "pending_count" && !matches("CS"))
+      return refuse("a 32-bit count and a 64-bit state");
+  }
   // The mbarrier waits: a predicate, the address and the phase, a .b64
   // state or a 32-bit parity; try_wait a 32-bit time limit besides.
   if (mnemonic == "mbarrier.test_wait" || mnemonic == "mbarrier.try_wait") {
@@ -3947,7 +4175,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'cvt' needs a destination and a source type");
   // State spaces an instruction cannot reach (ptxas: "State space
   // incorrect", "State space modifier required"): st into .const, atom and
-  // red outside .global and .shared; cvta names the space it converts.
+  // red outside .global and .shared; cvta names the space it converts,
+  // isspacep the one it tests.
   {
     std::optional<StateSpace> space = mods.getSpace();
     auto refuseSpace = [&]() {
@@ -3966,6 +4195,11 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     if (mnemonic == "cvta" && !space)
       return p.error(opTok,
                      "'cvta' needs the state space it converts (.global, "
+                     ".shared, .local, .const, .param)");
+    // (The differential fuzzer, seed 15.)
+    if (mnemonic == "isspacep" && !space)
+      return p.error(opTok,
+                     "'isspacep' needs the state space it tests (.global, "
                      ".shared, .local, .const, .param)");
   }
   // A 32-bit register holds no .global or generic address where addresses
@@ -4079,8 +4313,18 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       TypeKind reg = *declared;
       char rc = typeClass(reg), tc = typeClass(t);
       bool narrow = getTypeBitWidth(reg) < getTypeBitWidth(t);
-      bool floatForInt = rc == 'f' && (tc == 's' || tc == 'u');
-      if (!narrow && !floatForInt)
+      bool floatReg = rc == 'f' || isHalfType(reg);
+      bool floatForInt = floatReg && (tc == 's' || tc == 'u');
+      // A float type takes a float register of its own type only and no
+      // integer one; .bf16 and .bf16x2 a .b register of their width only
+      // (ptxas, register type by register type; the differential fuzzer,
+      // seeds 13 and 15).
+      bool bf = t == TypeKind::bf16 || t == TypeKind::bf16x2;
+      bool floatMismatch =
+          (tc == 'f' || isHalfType(t)) &&
+          ((floatReg && reg != t) || rc == 's' || rc == 'u' ||
+           (bf && rc == 'b' && getTypeBitWidth(reg) != getTypeBitWidth(t)));
+      if (!narrow && !floatForInt && !floatMismatch)
         return success();
       return p.error(o.tok, "'cvt' " + Twine(source ? "from" : "to") + " ." +
                                 stringifyTypeKind(t) + " cannot take the ." +

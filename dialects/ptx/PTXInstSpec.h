@@ -68,6 +68,10 @@ constexpr uint64_t Arith =
 /// The arithmetic and math instructions: none is a warp-wide one (ptxas
 /// refuses fma.uni, lg2.aligned).
 constexpr uint64_t Math = Arith & ~Sync;
+/// redux: .sync, and .abs/.NaN of its .f32 forms (ptxas refuses
+/// redux.clamp, redux.sync.aligned, redux.ftz; the differential fuzzer,
+/// seed 14).
+constexpr uint64_t Redux = f(Flag::sync) | f(Flag::abs) | f(Flag::NaN);
 /// div: .ftz, .approx, .full (ptxas refuses div.sat, div.clamp).
 constexpr uint64_t Div = f(Flag::ftz) | f(Flag::approx) | f(Flag::full);
 /// fma: .ftz, .sat, .relu (halves), .oob; mad: .ftz, .sat and its carry

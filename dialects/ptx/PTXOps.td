@@ -459,7 +459,7 @@ def PTX_MbarrierPendingCountOp : PTX_InstOp<"mbarrier.pending_count", "pending c
 // Warp-level operations.
 def PTX_VoteOp : PTX_InstOp<"vote", "warp vote", "vote.sync.ballot.b32 d, p, membermask;", "mc::T | mc::MODE | mc::FL", "fl::Sync">;
 def PTX_MatchOp : PTX_InstOp<"match", "warp match", "match.any.sync.b32 d, a, membermask;", "mc::T | mc::MODE | mc::FL", "fl::Sync">;
-def PTX_ReduxOp : PTX_InstOp<"redux", "warp reduction", "redux.sync.add.s32 d, a, membermask;", "mc::T | mc::RED | mc::FL", "fl::Arith">;
+def PTX_ReduxOp : PTX_InstOp<"redux", "warp reduction", "redux.sync.add.s32 d, a, membermask;", "mc::T | mc::RED | mc::FL", "fl::Redux">;
 def PTX_ActivemaskOp : PTX_InstOp<"activemask", "mask of active threads", "activemask.b32 d;", "mc::T", "fl::None">;
 def PTX_ElectOp : PTX_InstOp<"elect", "elect one leader thread", "elect.sync d|p, membermask;", "mc::FL", "fl::Sync">;
 
