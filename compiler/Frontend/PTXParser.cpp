@@ -3580,13 +3580,20 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                           stringifyTypeKind(*reg) +
                                           " register '" + operands[1].name +
                                           "'");
-  // isspacep tests an address: an integer.
-  if (mnemonic == "isspacep" && operands.size() == 2 &&
-      (operands[1].kind == ParsedOperand::Float ||
-       typeClass(declaredType(operands[1]).value_or(TypeKind::b64)) == 'f'))
-    return p.error(operands[1].tok, "'isspacep' tests an integer address, "
-                                    "not " +
-                                        Parser::describe(operands[1].tok));
+  // isspacep tests an address, an integer, into a predicate.
+  if (mnemonic == "isspacep" && operands.size() == 2) {
+    if (std::optional<TypeKind> reg = declaredType(operands[0]);
+        reg && *reg != TypeKind::pred)
+      return p.error(operands[0].tok,
+                     "'isspacep' writes a predicate, not the ." +
+                         stringifyTypeKind(*reg) + " register '" +
+                         operands[0].name + "'");
+    char cls = typeClass(declaredType(operands[1]).value_or(TypeKind::b64));
+    if (operands[1].kind == ParsedOperand::Float || cls == 'f' || cls == 'p')
+      return p.error(operands[1].tok, "'isspacep' tests an integer address, "
+                                      "not " +
+                                          Parser::describe(operands[1].tok));
+  }
   // mma.sync's four fragments are each a {...} of registers: of D, A, B
   // and C, 32 bits of elements per lane a register (f64 one each; m8n8k4's
   // f16 quad pairs more).
@@ -3643,13 +3650,52 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                               stringifyStateSpace(mods.getSpaces()[1]) +
                               " into ." +
                               stringifyStateSpace(mods.getSpaces()[0]));
-  // The waits name how many groups may stay pending, as a literal.
-  if ((mnemonic == "cp.async.wait_group" ||
-       mnemonic == "cp.async.bulk.wait_group") &&
-      operands.size() == 1 && operands[0].kind != ParsedOperand::Int)
+  // The waits name how many groups may stay pending, as a literal; a
+  // commit and wait_all take nothing (ptxas: "Arguments mismatch"; the
+  // differential fuzzer, seed 16).
+  bool groupWait = mnemonic == "cp.async.wait_group" ||
+                   mnemonic == "cp.async.bulk.wait_group";
+  if (groupWait && operands.size() != 1)
+    return p.error(opTok, "'" + mnemonic +
+                              "' takes one operand, the groups left pending, "
+                              "not " +
+                              Twine(operands.size()));
+  if (groupWait && operands[0].kind != ParsedOperand::Int)
     return p.error(operands[0].tok, "'" + mnemonic +
                                         "' takes a literal group count, not " +
                                         Parser::describe(operands[0].tok));
+  if (llvm::is_contained({"cp.async.commit_group", "cp.async.wait_all",
+                          "cp.async.bulk.commit_group"},
+                         mnemonic) &&
+      !operands.empty())
+    return p.error(operands[0].tok, "'" + mnemonic + "' takes no operands");
+  // popc, clz and bfind count into a 32-bit integer whatever they read;
+  // lop3 combines 32-bit registers (a float one will do) by a literal
+  // table (ptxas: "Arguments mismatch"; the differential fuzzer, seed 16).
+  if (llvm::is_contained({"popc", "clz", "bfind"}, mnemonic) &&
+      !operands.empty())
+    if (std::optional<TypeKind> reg = not32(operands[0]))
+      return refuseRegister(mnemonic, operands[0], *reg, "count");
+  if (mnemonic == "lop3") {
+    for (size_t i = 0; i < std::min<size_t>(operands.size(), 4); ++i)
+      if (std::optional<TypeKind> reg = not32(operands[i], /*floats=*/true);
+          reg && *reg != TypeKind::pred)
+        return refuseRegister(mnemonic, operands[i], *reg,
+                              i ? "source" : "result");
+    if (operands.size() >= 5 && operands[4].kind != ParsedOperand::Int)
+      return p.error(operands[4].tok,
+                     "'lop3' takes a literal lookup table, not " +
+                         Parser::describe(operands[4].tok));
+  }
+  // Atomics on halves say they do not flush subnormals (.noftz), and only
+  // they do (ptxas: "'.noftz' modifier required for instruction 'atom'
+  // with type '.f16x2'", "Illegal modifier '.noftz'"; seed 16).
+  if ((mnemonic == "atom" || mnemonic == "red") && types.size() == 1 &&
+      isHalfType(types[0]) != mods.has(Flag::noftz))
+    return p.error(
+        opTok,
+        "'" + mnemonic + "' of ." + stringifyTypeKind(types[0]) +
+            (isHalfType(types[0]) ? " needs .noftz" : " takes no .noftz"));
   // atom and red are never .volatile (ptxas: "Illegal modifier").
   if ((mnemonic == "atom" || mnemonic == "red") && mods.has(Flag::volatile_))
     return p.error(opTok, "'" + mnemonic + "' takes no .volatile");
