@@ -2504,6 +2504,9 @@ LogicalResult FunctionBuilder::checkModifiers(const Token &opTok,
     bool approx = mods.has(Flag::approx) || mods.has(Flag::full);
     if (types[0] == TypeKind::f64 && approx)
       return fail("'div.f64' takes a rounding, not .approx or .full");
+    // (The differential fuzzer, seed 17.)
+    if ((typeClass(types[0]) == 's' || typeClass(types[0]) == 'u') && approx)
+      return fail("'div" + name(types[0]) + "' takes no .approx or .full");
     if ((types[0] == TypeKind::f64 || types[0] == TypeKind::f32) &&
         !floatRounding && !approx)
       return fail("'div" + name(types[0]) +
@@ -3188,6 +3191,23 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'cvt' makes .tf32 from .f32 only, not ." +
                                 stringifyTypeKind(types[0]) + " from ." +
                                 stringifyTypeKind(types[1]));
+    // (ptxas reads a .b64 register as an .f32 for other conversions.)
+    if (types[0] == TypeKind::tf32 && operands.size() >= 2)
+      if (std::optional<TypeKind> reg = declaredType(operands[1]);
+          reg && getTypeBitWidth(*reg) != 32)
+        return p.error(operands[1].tok,
+                       "'cvt' to .tf32 reads a 32-bit register, not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           operands[1].name + "'");
+    // A pair of halves converts to a pair of 8-bit floats only: .f16x2 to
+    // .e4m3x2/.e5m2x2, .bf16x2 to .ue8m0x2 (ptxas: "Unexpected instruction
+    // types specified"; seed 17).
+    if ((types[1] == TypeKind::f16x2 && types[0] != TypeKind::e4m3x2 &&
+         types[0] != TypeKind::e5m2x2) ||
+        (types[1] == TypeKind::bf16x2 && types[0] != TypeKind::ue8m0x2))
+      return p.error(opTok, "'cvt' has no conversion from ." +
+                                stringifyTypeKind(types[1]) + " to ." +
+                                stringifyTypeKind(types[0]));
     if (types[0] == TypeKind::tf32 && !mods.getRounding())
       return p.error(
           opTok, "'cvt.tf32.f32' needs a rounding modifier (.rna, .rn, .rz)");
@@ -3650,6 +3670,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                               stringifyStateSpace(mods.getSpaces()[1]) +
                               " into ." +
                               stringifyStateSpace(mods.getSpaces()[0]));
+  // vote and shfl without .sync are not PTX for sm_70 and later from PTX
+  // ISA 6.4 on (ptxas: "Instruction 'vote' without '.sync' is not
+  // supported on .target sm_70 and higher from PTX ISA version 6.4").
+  if ((mnemonic == "vote" || mnemonic == "shfl") && !mods.has(Flag::sync) &&
+      p.smTarget && p.smTarget->sm >= 70 && p.ptxVersion >= 64)
+    return p.error(opTok, "'" + mnemonic +
+                              "' without .sync is not PTX for sm_70 and "
+                              "later from .version 6.4 on (write '" +
+                              mnemonic + ".sync')");
   // The waits name how many groups may stay pending, as a literal; a
   // commit and wait_all take nothing (ptxas: "Arguments mismatch"; the
   // differential fuzzer, seed 16).

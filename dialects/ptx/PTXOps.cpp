@@ -285,9 +285,11 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   if (std::optional<Mode> m = mods.getMode(); m && !hasMode(op, *m))
     return op->emitOpError("does not accept modifier '.")
            << stringifyMode(*m) << "'";
-  // redux reduces by an operation and shfl names its mode (ptxas:
+  // redux and match are .sync only (ptxas: ".sync modifier required";
+  // the differential fuzzer, seed 18); redux reduces by an operation and
+  // shfl names its mode (ptxas:
   // "Reduction operation is required", "Shuffle modifier required").
-  if (isa<ReduxOp>(op) && !mods.has(Flag::sync))
+  if (isa<ReduxOp, MatchOp>(op) && !mods.has(Flag::sync))
     return op->emitOpError("needs .sync");
   if (isa<ReduxOp>(op) && !mods.getRedOp())
     return op->emitOpError(
