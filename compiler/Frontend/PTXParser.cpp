@@ -3579,6 +3579,64 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                             "' takes an integer member mask, "
                                             "not the float " +
                                             operands.back().tok.text);
+  // (The differential fuzzer, seeds 19-20; each checked against ptxas.)
+  // shf shifts 32-bit registers (a float one will do) by a 32-bit integer.
+  if (mnemonic == "shf")
+    for (size_t i = 0; i < std::min<size_t>(operands.size(), 4); ++i)
+      if (std::optional<TypeKind> reg = not32(operands[i], /*floats=*/i < 3))
+        return refuseRegister(mnemonic, operands[i], *reg,
+                              i == 0   ? "result"
+                              : i == 3 ? "shift amount"
+                                       : "source");
+  // cp.async.bulk keeps the qualifiers it does not know as extras; one of
+  // another instruction's flags is refused (ptxas: "Illegal modifier
+  // '.ftz' for instruction 'cp.async.bulk'").
+  if (mnemonic == "cp.async.bulk")
+    if (ArrayAttr extras = mods.getExtras())
+      for (Attribute e : extras)
+        if (StringRef w = cast<StringAttr>(e).getValue(); symbolizeFlag(w))
+          return p.error(opTok, "'cp.async.bulk' has no qualifier ." + w);
+  // match compares values, not predicates.
+  if (mnemonic == "match" && operands.size() >= 2 &&
+      declaredType(operands[1]) == TypeKind::pred)
+    return p.error(operands[1].tok, "'match' compares values, not the "
+                                    "predicate '" +
+                                        operands[1].name + "'");
+  // ldmatrix reads and stmatrix writes an address [a].
+  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") &&
+      operands.size() == 2) {
+    const ParsedOperand &a = operands[mnemonic == "ldmatrix" ? 1 : 0];
+    if (a.kind != ParsedOperand::Addr)
+      return p.error(a.tok, "'" + mnemonic +
+                                "' takes an address [a] here, "
+                                "not " +
+                                Parser::describe(a.tok));
+  }
+  // Pairs of 16-bit integers are registers, of a 32-bit integer kind.
+  if (types.size() == 1 &&
+      (types[0] == TypeKind::s16x2 || types[0] == TypeKind::u16x2))
+    for (const ParsedOperand &o : operands) {
+      std::optional<TypeKind> reg = declaredType(o);
+      if (o.isLiteral() || (reg && not32(o)))
+        return p.error(o.tok, "'" + mnemonic + "' of ." +
+                                  stringifyTypeKind(types[0]) +
+                                  " takes 32-bit integer registers, not " +
+                                  Parser::describe(o.tok));
+    }
+  // cp.async: a 32-bit source size; a fifth operand is the cache policy of
+  // .L2::cache_hint.
+  if (mnemonic == "cp.async") {
+    if (operands.size() == 5 && !mods.has(Flag::L2_cache_hint))
+      return p.error(operands[4].tok, "'cp.async' takes a fifth operand, a "
+                                      "cache policy, with .L2::cache_hint "
+                                      "only");
+    size_t policy = mods.has(Flag::L2_cache_hint) ? operands.size() - 1 : 99;
+    for (size_t i = 2; i < operands.size(); ++i)
+      if (i != policy)
+        if (std::optional<TypeKind> reg = not32(operands[i]))
+          return refuseRegister(mnemonic, operands[i], *reg,
+                                i == 2 ? "copy size" : "source size");
+  }
   if (mnemonic == "cp.async" && operands.size() >= 2 &&
       operands[1].kind != ParsedOperand::Addr)
     return p.error(operands[1].tok,

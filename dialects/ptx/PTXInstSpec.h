@@ -68,6 +68,14 @@ constexpr uint64_t Arith =
 /// The arithmetic and math instructions: none is a warp-wide one (ptxas
 /// refuses fma.uni, lg2.aligned).
 constexpr uint64_t Math = Arith & ~Sync;
+/// shfl, vote and match: .sync alone (ptxas: "Illegal modifier '.aligned'
+/// for instruction 'shfl'"; the differential fuzzer, seed 19).
+constexpr uint64_t WarpSync = f(Flag::sync);
+/// cp.async.bulk: its completion, multicast and cache policy (ptxas
+/// refuses cp.async.bulk.wrap, cp.async.bulk.ftz; seed 19).
+constexpr uint64_t Bulk = f(Flag::mbarrier_complete_tx_bytes) |
+                          f(Flag::multicast_cluster) | f(Flag::bulk_group) |
+                          f(Flag::L2_cache_hint);
 /// redux: .sync, and .abs/.NaN of its .f32 forms (ptxas refuses
 /// redux.clamp, redux.sync.aligned, redux.ftz; the differential fuzzer,
 /// seed 14).

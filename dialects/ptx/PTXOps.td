@@ -377,7 +377,7 @@ def PTX_ShrOp : PTX_InstOp<"shr", "shift right", "shr.s32 d, a, b;", "mc::T", "f
 
 // Data movement and conversion.
 def PTX_MovOp : PTX_InstOp<"mov", "move, pack and unpack", "mov.b64 d, {lo, hi}; mov.u64 d, sym;", "mc::T | mc::VEC", "fl::None">;
-def PTX_ShflOp : PTX_InstOp<"shfl", "warp shuffle (`shfl.sync` and the pre-sm_70 form)", "shfl.sync.bfly.b32 d|p, a, b, c, membermask;", "mc::T | mc::MODE | mc::FL", "fl::Sync">;
+def PTX_ShflOp : PTX_InstOp<"shfl", "warp shuffle (`shfl.sync` and the pre-sm_70 form)", "shfl.sync.bfly.b32 d|p, a, b, c, membermask;", "mc::T | mc::MODE | mc::FL", "fl::WarpSync">;
 def PTX_PrmtOp : PTX_InstOp<"prmt", "byte permute", "prmt.b32.f4e d, a, b, c;", "mc::T | mc::MODE", "fl::None">;
 def PTX_LdOp : PTX_InstOp<"ld", "load", "ld.global.nc.v4.f32 {a, b, c, d}, [addr+16];", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::Mem">;
 def PTX_LduOp : PTX_InstOp<"ldu", "load uniform", "ldu.global.f32 d, [a];", "mc::T | mc::SP | mc::VEC | mc::FL", "fl::Mem">;
@@ -405,7 +405,7 @@ def PTX_CpAsyncCommitGroupOp : PTX_InstOp<"cp.async.commit_group", "commit the p
 def PTX_CpAsyncWaitGroupOp : PTX_InstOp<"cp.async.wait_group", "wait for cp.async groups", "cp.async.wait_group 1;", "mc::None", "fl::None", "p::None">;
 def PTX_CpAsyncWaitAllOp : PTX_InstOp<"cp.async.wait_all", "wait for all cp.async operations", "cp.async.wait_all;", "mc::None", "fl::None", "p::None">;
 def PTX_CpAsyncMbarrierArriveOp : PTX_InstOp<"cp.async.mbarrier.arrive", "mbarrier arrive on completion of cp.async", "cp.async.mbarrier.arrive.noinc.shared.b64 [mbar];", "mc::T | mc::SP | mc::FL", "fl::All", "p::None">;
-def PTX_CpAsyncBulkOp : PTX_InstOp<"cp.async.bulk", "asynchronous bulk copy", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], size, [mbar];", "mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
+def PTX_CpAsyncBulkOp : PTX_InstOp<"cp.async.bulk", "asynchronous bulk copy", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], size, [mbar];", "mc::SP | mc::FL | mc::EXTRA", "fl::Bulk", "p::None">;
 def PTX_CpReduceAsyncBulkOp : PTX_InstOp<"cp.reduce.async.bulk", "asynchronous bulk copy with reduction", "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [d], [s], size;", "mc::T | mc::SP | mc::RED | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_CpAsyncBulkTensorOp : PTX_InstOp<"cp.async.bulk.tensor", "asynchronous bulk tensor copy", "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [tmap, {x, y}], [mbar];", "mc::SP | mc::GEOM | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_CpReduceAsyncBulkTensorOp : PTX_InstOp<"cp.reduce.async.bulk.tensor", "asynchronous bulk tensor copy with reduction", "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [tmap, {x}], [s];", "mc::SP | mc::GEOM | mc::RED | mc::FL | mc::EXTRA", "fl::All", "p::None">;
@@ -457,8 +457,8 @@ def PTX_MbarrierTryWaitOp : PTX_InstOp<"mbarrier.try_wait", "wait on an mbarrier
 def PTX_MbarrierPendingCountOp : PTX_InstOp<"mbarrier.pending_count", "pending count of an mbarrier state", "mbarrier.pending_count.b64 d, state;", "mc::T", "fl::None">;
 
 // Warp-level operations.
-def PTX_VoteOp : PTX_InstOp<"vote", "warp vote", "vote.sync.ballot.b32 d, p, membermask;", "mc::T | mc::MODE | mc::FL", "fl::Sync">;
-def PTX_MatchOp : PTX_InstOp<"match", "warp match", "match.any.sync.b32 d, a, membermask;", "mc::T | mc::MODE | mc::FL", "fl::Sync">;
+def PTX_VoteOp : PTX_InstOp<"vote", "warp vote", "vote.sync.ballot.b32 d, p, membermask;", "mc::T | mc::MODE | mc::FL", "fl::WarpSync">;
+def PTX_MatchOp : PTX_InstOp<"match", "warp match", "match.any.sync.b32 d, a, membermask;", "mc::T | mc::MODE | mc::FL", "fl::WarpSync">;
 def PTX_ReduxOp : PTX_InstOp<"redux", "warp reduction", "redux.sync.add.s32 d, a, membermask;", "mc::T | mc::RED | mc::FL", "fl::Redux">;
 def PTX_ActivemaskOp : PTX_InstOp<"activemask", "mask of active threads", "activemask.b32 d;", "mc::T", "fl::None">;
 def PTX_ElectOp : PTX_InstOp<"elect", "elect one leader thread", "elect.sync d|p, membermask;", "mc::FL", "fl::Sync">;
