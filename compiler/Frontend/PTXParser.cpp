@@ -2995,6 +2995,32 @@ LogicalResult FunctionBuilder::checkOperandShapes(
     return p.error(opTok, "'bar.warp.sync' takes one operand, its member "
                           "mask, not " +
                               Twine(operands.size()));
+  // (Seed 21.)
+  if (mnemonic == "bar.warp.sync" && operands[0].kind == ParsedOperand::Float)
+    return p.error(operands[0].tok, "'bar.warp.sync' takes an integer member "
+                                    "mask, not the float " +
+                                        operands[0].tok.text);
+  // A CTA barrier's scope is .cta alone, written before what it does
+  // (`bar.cta.sync`; ptxas: "Illegal modifier '.cta' for instruction
+  // 'bar'" for bar.sync.cta, "'.gpu' for instruction 'barrier'"; seed 21).
+  if ((mnemonic.starts_with("bar.") || mnemonic.starts_with("barrier.")) &&
+      mnemonic != "bar.warp.sync" && mods.getScope()) {
+    StringRef family = mnemonic.take_front(mnemonic.find('.'));
+    if (*mods.getScope() != MemScope::cta ||
+        !instSpelling.starts_with((family + ".cta.").str()))
+      return p.error(opTok, "'" + mnemonic +
+                                "' takes the scope .cta only, "
+                                "written '" +
+                                family + ".cta." +
+                                mnemonic.drop_front(family.size() + 1) + "'");
+  }
+  // bar.red names its type: .pred for .and/.or, .u32 for .popc (ptxas:
+  // "Unexpected instruction types specified for 'bar.red'"; seed 21).
+  if ((mnemonic == "bar.red" || mnemonic == "barrier.red") &&
+      mods.getTypes().empty())
+    return p.error(opTok, "'" + mnemonic +
+                              "' needs its type (.pred for .and and .or, "
+                              ".u32 for .popc)");
   if (mnemonic == "vote" && !mods.getMode())
     return p.error(opTok, "'vote' needs a mode (.all, .any, .uni, .ballot)");
   // The first destination of shfl and match, shfl's value, lane and clamp:
@@ -4129,17 +4155,16 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'" + mnemonic +
                                 ".nc' reads memory that does not change: "
                                 "not .volatile");
-    if (param && (ordered || mods.has(Flag::volatile_)))
+    // (.local and .const: the differential fuzzer, seed 21; ptxas:
+    // "Modifier '.acquire' cannot be applied to '.local' space".)
+    bool unshared =
+        space && (*space == StateSpace::local || *space == StateSpace::const_);
+    if ((param || unshared) && (ordered || mods.has(Flag::volatile_)))
       return p.error(opTok,
-                     "'" + mnemonic + "' of .param takes no " +
+                     "'" + mnemonic + "' of ." + stringifyStateSpace(*space) +
+                         " takes no " +
                          (ordered ? "." + stringifyMemSemantics(*sem).str()
                                   : std::string(".volatile")));
-    // (ptxas: "Modifier '.volatile' cannot be applied to '.local' space".)
-    if (mods.has(Flag::volatile_) && space &&
-        (*space == StateSpace::const_ || *space == StateSpace::local))
-      return p.error(opTok, "'" + mnemonic + "' of ." +
-                                stringifyStateSpace(*space) +
-                                " takes no .volatile");
     if (ordered && !mods.getScope())
       return p.error(opTok, "'" + mnemonic + "." + stringifyMemSemantics(*sem) +
                                 "' needs a scope (.cta, .cluster, .gpu, .sys)");
@@ -4402,6 +4427,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "shf" && t != TypeKind::b32) ||
         (mnemonic == "prmt" && t != TypeKind::b32) ||
         (mnemonic == "brev" && t != TypeKind::b32 && t != TypeKind::b64) ||
+        (mnemonic == "bfi" && t != TypeKind::b32 && t != TypeKind::b64) ||
+        (mnemonic == "bfe" && cls != 's' && cls != 'u') ||
         (mnemonic == "sad" && cls != 's' && cls != 'u') ||
         ((mnemonic == "mul" || mnemonic == "mad") && cls == 'b') ||
         (llvm::is_contained({"and", "or", "xor", "not"}, mnemonic) &&

@@ -76,6 +76,8 @@ constexpr uint64_t WarpSync = f(Flag::sync);
 constexpr uint64_t Bulk = f(Flag::mbarrier_complete_tx_bytes) |
                           f(Flag::multicast_cluster) | f(Flag::bulk_group) |
                           f(Flag::L2_cache_hint);
+/// shf: what a shift past 31 does (ptxas refuses shf.aligned, shf.ftz).
+constexpr uint64_t Shift = f(Flag::clamp) | f(Flag::wrap);
 /// redux: .sync, and .abs/.NaN of its .f32 forms (ptxas refuses
 /// redux.clamp, redux.sync.aligned, redux.ftz; the differential fuzzer,
 /// seed 14).

@@ -314,9 +314,9 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
                                          : ".u32, .s32 or .f32")
              << ", not ." << stringifyTypeKind(t);
   }
-  // The video shifts say what a shift past 31 does (ptxas: "Clamp
-  // modifier required").
-  if (isa<VshlOp, VshrOp>(op) && !mods.has(Flag::clamp) &&
+  // The video shifts and shf say what a shift past 31 does (ptxas: "Clamp
+  // modifier required"; shf: the differential fuzzer, seed 22).
+  if (isa<VshlOp, VshrOp, ShfOp>(op) && !mods.has(Flag::clamp) &&
       !mods.has(Flag::wrap))
     return op->emitOpError("needs .clamp or .wrap");
   // cvt between integers and floats, or to a narrower float, rounds: the

@@ -371,7 +371,7 @@ def PTX_XorOp : PTX_InstOp<"xor", "bitwise exclusive or", "xor.b64 d, a, b;", "m
 def PTX_NotOp : PTX_InstOp<"not", "bitwise not", "not.b32 d, a;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_CnotOp : PTX_InstOp<"cnot", "C-style logical not", "cnot.b32 d, a;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_Lop3Op : PTX_InstOp<"lop3", "arbitrary three-input logic", "lop3.b32 d, a, b, c, 0x96; lop3.or.b32 d|p, a, b, c, 0x96, q;", "mc::T | mc::BOOL", "fl::None">;
-def PTX_ShfOp : PTX_InstOp<"shf", "funnel shift", "shf.l.clamp.b32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Arith">;
+def PTX_ShfOp : PTX_InstOp<"shf", "funnel shift", "shf.l.clamp.b32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Shift">;
 def PTX_ShlOp : PTX_InstOp<"shl", "shift left", "shl.b32 d, a, 3;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_ShrOp : PTX_InstOp<"shr", "shift right", "shr.s32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 
