@@ -2499,6 +2499,15 @@ LogicalResult FunctionBuilder::checkModifiers(const Token &opTok,
       rounding &&
       (*rounding == RoundingMode::rn || *rounding == RoundingMode::rz ||
        *rounding == RoundingMode::rm || *rounding == RoundingMode::rp);
+  // Integer rounding (.rni, .rzi, ...) is cvt's (ptxas: "Illegal rounding
+  // modifier for instruction 'add'"; the differential fuzzer, seed 23).
+  // (An integer instruction's rounding has its own message.)
+  bool integer = types.size() == 1 &&
+                 (typeClass(types[0]) == 's' || typeClass(types[0]) == 'u');
+  if (intRounding && mnemonic != "cvt" && !integer)
+    return fail("'" + mnemonic + "' takes no ." +
+                stringifyRoundingMode(*rounding) +
+                " (integer rounding is cvt's)");
   // div: .f64 rounds (.rn, .rz, .rm, .rp); .f32 rounds or is .approx/.full.
   if (mnemonic == "div" && types.size() == 1) {
     bool approx = mods.has(Flag::approx) || mods.has(Flag::full);
@@ -2862,6 +2871,17 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                                           : "a barrier number") +
                                 (red ? " and a predicate" : "") + ", not " +
                                 Twine(operands.size()) + " operands");
+    // .popc counts into a .u32, .and/.or combine into a .pred (ptxas:
+    // "Operation requires .u32 type"; the differential fuzzer, seed 24).
+    if (red && types.size() == 1 && mods.getRedOp()) {
+      TypeKind want =
+          *mods.getRedOp() == ReduceOp::popc ? TypeKind::u32 : TypeKind::pred;
+      if (types[0] != want)
+        return p.error(opTok, "'" + mnemonic + "." +
+                                  stringifyReduceOp(*mods.getRedOp()) +
+                                  "' is of type ." + stringifyTypeKind(want) +
+                                  ", not ." + stringifyTypeKind(types[0]));
+    }
     if (red && types.size() == 1)
       if (std::optional<TypeKind> reg = declaredType(operands.front());
           reg && (types[0] == TypeKind::pred ? *reg != TypeKind::pred
@@ -3251,10 +3271,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                            " cannot write the ." + stringifyTypeKind(*reg) +
                            " register '" + operands[0].name + "'");
   }
-  // A store is never non-coherent; atom and red have no L1 eviction
-  // priority.
-  if (mnemonic == "st" && mods.has(Flag::nc))
-    return p.error(opTok, "'st' takes no .nc (it is for loads)");
+  // A store or an atomic is never non-coherent (atom.nc: seed 23); atom
+  // and red have no L1 eviction priority.
+  if ((mnemonic == "st" || mnemonic == "atom" || mnemonic == "red") &&
+      mods.has(Flag::nc))
+    return p.error(opTok, "'" + mnemonic + "' takes no .nc (it is for loads)");
   if (mnemonic == "atom" || mnemonic == "red")
     if (std::optional<Flag> f = firstFlag(mods, fl::L1Eviction))
       return p.error(opTok, "'" + mnemonic + "' takes no ." +
@@ -3575,9 +3596,19 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   bool prmt = mnemonic == "prmt" && types == ArrayRef<TypeKind>{TypeKind::b32};
   if (prmt || mnemonic == "dp2a" || mnemonic == "dp4a")
     for (const ParsedOperand &o : operands)
-      if (!(prmt && declaredType(o) == TypeKind::pred) &&
+      if (!(prmt && &o != &operands.front() &&
+            declaredType(o) == TypeKind::pred) &&
           failed(refuse32(o, prmt ? "register" : "integer", prmt)))
         return failure();
+  // ldmatrix and stmatrix: the fragment and the address, nothing more
+  // (seed 24).
+  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") &&
+      operands.size() != 2)
+    return p.error(opTok, "'" + mnemonic + "' takes " +
+                              (mnemonic == "ldmatrix"
+                                   ? "a fragment {...} and an address [a]"
+                                   : "an address [a] and a fragment {...}") +
+                              ", not " + Twine(operands.size()) + " operands");
   if (mnemonic == "vote" && operands.size() >= 2) {
     bool ballot = mods.getMode() == Mode::ballot;
     if (ballot && failed(refuse32(operands[0], "destination", true)))
@@ -4429,6 +4460,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "brev" && t != TypeKind::b32 && t != TypeKind::b64) ||
         (mnemonic == "bfi" && t != TypeKind::b32 && t != TypeKind::b64) ||
         (mnemonic == "bfe" && cls != 's' && cls != 'u') ||
+        (mnemonic == "rem" && cls != 's' && cls != 'u') ||
+        (mnemonic == "div" && cls != 's' && cls != 'u' && cls != 'f') ||
         (mnemonic == "sad" && cls != 's' && cls != 'u') ||
         ((mnemonic == "mul" || mnemonic == "mad") && cls == 'b') ||
         (llvm::is_contained({"and", "or", "xor", "not"}, mnemonic) &&
