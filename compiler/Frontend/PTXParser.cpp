@@ -3043,6 +3043,9 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                               ".u32 for .popc)");
   if (mnemonic == "vote" && !mods.getMode())
     return p.error(opTok, "'vote' needs a mode (.all, .any, .uni, .ballot)");
+  // (Seed 26.)
+  if (mnemonic == "match" && !mods.getMode())
+    return p.error(opTok, "'match' needs a mode (.any, .all)");
   // The first destination of shfl and match, shfl's value, lane and clamp:
   // 32 bits (a float register too, but for match's mask); shfl's second
   // destination a predicate; match's value of its type's width.
@@ -3187,6 +3190,22 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "set") {
     if (types.size() != 2)
       return p.error(opTok, "'set' needs a destination and a source type");
+    // It writes a .u32/.s32 mask, an .f32 1.0 or halves, into a register
+    // of that type (ptxas: "Unexpected instruction types specified",
+    // "Arguments mismatch"; the differential fuzzer, seeds 25-26).
+    if (!llvm::is_contained({TypeKind::u32, TypeKind::s32, TypeKind::f32,
+                             TypeKind::f16, TypeKind::f16x2, TypeKind::bf16,
+                             TypeKind::bf16x2},
+                            types[0]))
+      return p.error(opTok, "'set' writes .u32, .s32, .f32 or halves, not ." +
+                                stringifyTypeKind(types[0]));
+    if (!operands.empty())
+      if (std::optional<TypeKind> reg = declaredType(operands[0]);
+          reg && *reg != TypeKind::pred && !registerFits(types[0], *reg))
+        return p.error(operands[0].tok,
+                       "'set' into ." + stringifyTypeKind(types[0]) +
+                           " cannot write the ." + stringifyTypeKind(*reg) +
+                           " register '" + operands[0].name + "'");
     if (((types[1] == TypeKind::f16x2 || types[1] == TypeKind::bf16x2) &&
          types[0] != types[1] && types[0] != TypeKind::u32 &&
          types[0] != TypeKind::s32) ||
@@ -3333,6 +3352,10 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
   if (mods.getCache() || mods.getRedOp() || mods.getCmp() ||
       (!isMma && mods.getRounding()))
     return fail("takes no cache operator, reduction, comparison or rounding");
+  // (ptxas: "Illegal rounding modifier for instruction 'wmma.mma'"; seed 26.)
+  if (isMma && mods.getRounding() &&
+      (mods.getTypes().empty() || mods.getTypes()[0] != TypeKind::f64))
+    return fail("rounds .f64 only");
   if (!isMma && mods.getSpaces().size() > 1)
     return fail("takes one state space");
   if (std::optional<StateSpace> sp = mods.getSpace();
@@ -3742,6 +3765,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (ArrayAttr extras = mods.getExtras())
       for (Attribute e : extras)
         kind |= cast<StringAttr>(e).getValue().starts_with("kind::");
+    // D's, A's, B's and C's types (ptxas: "Unexpected instruction types
+    // specified for 'mma'"; seed 25); block-scaled kinds add the scale's.
+    if (!kind && types.size() != 4)
+      return p.error(opTok, "'mma' names four types (D, A, B, C), not " +
+                                Twine(types.size()));
     auto known = [](TypeKind t) {
       return llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::tf32,
                                  TypeKind::f32, TypeKind::f64, TypeKind::s8,

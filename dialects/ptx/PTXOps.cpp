@@ -399,6 +399,21 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     else if ((red == ReduceOp::inc || red == ReduceOp::dec) &&
              t != TypeKind::u32)
       need = ".u32";
+    // (The differential fuzzer, seed 26: "Operation .max requires .u32 or
+    // .s32 or .u64 or .s64 or .f16 ...".)
+    else if ((red == ReduceOp::min || red == ReduceOp::max) &&
+             !llvm::is_contained({TypeKind::u32, TypeKind::s32, TypeKind::u64,
+                                  TypeKind::s64, TypeKind::f16, TypeKind::f16x2,
+                                  TypeKind::bf16, TypeKind::bf16x2},
+                                 t))
+      need = ".u32, .s32, .u64, .s64 or halves";
+    else if (red == ReduceOp::add &&
+             !llvm::is_contained({TypeKind::u32, TypeKind::s32, TypeKind::u64,
+                                  TypeKind::f32, TypeKind::f64, TypeKind::f16,
+                                  TypeKind::f16x2, TypeKind::bf16,
+                                  TypeKind::bf16x2},
+                                 t))
+      need = ".u32, .s32, .u64, .f32, .f64 or halves";
     if (need)
       return op->emitOpError(".") << stringifyReduceOp(red) << " takes " << need
                                   << ", not ." << stringifyTypeKind(t);

@@ -161,11 +161,11 @@ ptx.func @cp_async attributes {params = [], returns = []} {
 // Atomic: vector atomics are adds only.
 ptx.func @atom_v2_max attributes {params = [], returns = []} {
   %0 = ptx.undef : i64
-  %1 = ptx.undef : f32
-  // expected-error @+2 {{unsupported: atom.global.max.v2.f32}}
+  %1 = ptx.undef : i16
+  // expected-error @+2 {{unsupported: atom.global.max.v2.noftz.f16}}
   // expected-note @+1 {{in 'atom_v2_max'}}
-  %2:2 = ptx.atom "global.max.v2.f32" %0, %1, %1 {groups = array<i32: 1, 2>}
-      : (i64, f32, f32) -> (f32, f32)
+  %2:2 = ptx.atom "global.max.noftz.v2.f16" %0, %1, %1 {groups = array<i32: 1, 2>}
+      : (i64, i16, i16) -> (i16, i16)
   ptx.ret
 }
 
