@@ -2940,6 +2940,21 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                               "' adds, or takes the "
                               "minimum or maximum of, floats, not ." +
                               stringifyTypeKind(types[0]) + " values");
+  // Its values and atom's result are then vectors {...} of that size
+  // (ptxas: "Vector expected for argument 0"; seed 27).
+  if ((mnemonic == "atom" || mnemonic == "red") && mods.getVec())
+    for (auto [i, o] : llvm::enumerate(operands)) {
+      bool value = o.kind != ParsedOperand::Addr &&
+                   (mnemonic == "atom" ? i != 1 : i != 0) &&
+                   !(mods.has(Flag::L2_cache_hint) && i + 1 == operands.size());
+      if (value &&
+          (o.kind != ParsedOperand::Vec || o.elems.size() != mods.getVec()))
+        return p.error(o.tok, "a '" + mnemonic + ".v" + Twine(mods.getVec()) +
+                                  "' takes vectors {...}"
+                                  " of " +
+                                  Twine(mods.getVec()) + " values, not " +
+                                  Parser::describe(o.tok));
+    }
   // wmma: .sync.aligned; a load's {fragment}, [address] and optional
   // stride, a store's [address], {fragment} and optional stride; mma's four
   // fragments and no state space (ptxas: ".aligned modifier required",
@@ -3034,8 +3049,14 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                                 family + ".cta." +
                                 mnemonic.drop_front(family.size() + 1) + "'");
   }
-  // bar.red names its type: .pred for .and/.or, .u32 for .popc (ptxas:
+  // bar.red names its operation (ptxas: "Illegal reduction operation for
+  // instruction 'bar.red.pred'"; seed 27) and its type: .pred for .and/.or,
+  // .u32 for .popc (ptxas:
   // "Unexpected instruction types specified for 'bar.red'"; seed 21).
+  if ((mnemonic == "bar.red" || mnemonic == "barrier.red") &&
+      !mods.getRedOp() && mods.getTypes().size() <= 1)
+    return p.error(opTok,
+                   "'" + mnemonic + "' needs its operation (.and, .or, .popc)");
   if ((mnemonic == "bar.red" || mnemonic == "barrier.red") &&
       mods.getTypes().empty())
     return p.error(opTok, "'" + mnemonic +
@@ -3273,6 +3294,13 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'cvt' has no conversion from ." +
                                 stringifyTypeKind(types[1]) + " to ." +
                                 stringifyTypeKind(types[0]));
+    // (ptxas reads a decimal literal as an .f64: "Arguments mismatch".)
+    if (types[0] == TypeKind::tf32 && operands.size() >= 2 &&
+        operands[1].kind == ParsedOperand::Float &&
+        operands[1].floatWidth != 32)
+      return p.error(operands[1].tok,
+                     "'cvt' to .tf32 reads an .f32, written 0f..., not " +
+                         operands[1].tok.text);
     if (types[0] == TypeKind::tf32 && !mods.getRounding())
       return p.error(
           opTok, "'cvt.tf32.f32' needs a rounding modifier (.rna, .rn, .rz)");
@@ -3291,15 +3319,18 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                            " register '" + operands[0].name + "'");
   }
   // A store or an atomic is never non-coherent (atom.nc: seed 23); atom
-  // and red have no L1 eviction priority.
+  // and red have no L1 eviction priority and no prefetch size (seed 27).
   if ((mnemonic == "st" || mnemonic == "atom" || mnemonic == "red") &&
       mods.has(Flag::nc))
     return p.error(opTok, "'" + mnemonic + "' takes no .nc (it is for loads)");
   if (mnemonic == "atom" || mnemonic == "red")
-    if (std::optional<Flag> f = firstFlag(mods, fl::L1Eviction))
+    if (std::optional<Flag> f =
+            firstFlag(mods, fl::L1Eviction | fl::PrefetchSize))
       return p.error(opTok, "'" + mnemonic + "' takes no ." +
                                 stringifyFlag(*f) +
-                                " (an L1 eviction priority)");
+                                (static_cast<uint64_t>(*f) & fl::PrefetchSize
+                                     ? " (a load's prefetch size)"
+                                     : " (an L1 eviction priority)"));
   return success();
 }
 
@@ -4489,6 +4520,13 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "bfi" && t != TypeKind::b32 && t != TypeKind::b64) ||
         (mnemonic == "bfe" && cls != 's' && cls != 'u') ||
         (mnemonic == "rem" && cls != 's' && cls != 'u') ||
+        (llvm::is_contained({"clz", "popc"}, mnemonic) && t != TypeKind::b32 &&
+         t != TypeKind::b64) ||
+        (mnemonic == "bfind" && cls != 's' && cls != 'u') ||
+        // The carry chain is of 32- and 64-bit integers (seed 27).
+        ((llvm::is_contained({"addc", "subc", "madc"}, mnemonic) ||
+          mods.has(Flag::cc)) &&
+         (!llvm::is_contained({'s', 'u'}, cls) || getTypeBitWidth(t) < 32)) ||
         (mnemonic == "div" && cls != 's' && cls != 'u' && cls != 'f') ||
         (mnemonic == "sad" && cls != 's' && cls != 'u') ||
         ((mnemonic == "mul" || mnemonic == "mad") && cls == 'b') ||
