@@ -3197,6 +3197,14 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       if (t != TypeKind::u32 && t != TypeKind::s32)
         return p.error(opTok, "'" + mnemonic + "' has no type ." +
                                   stringifyTypeKind(t));
+  // ... and name the result's and the two sources' types, vset the
+  // sources' only (seed 29).
+  bool vset = mnemonic.starts_with("vset");
+  if (video && types.size() != (vset ? 2u : 3u))
+    return p.error(
+        opTok, "'" + mnemonic + "' names " +
+                   (vset ? "two types (a, b)" : "three types (result, a, b)") +
+                   ", not " + Twine(types.size()));
   // Their SIMD forms (vadd2, vabsdiff4, ...) read registers only (ptxas:
   // "Incorrect video selector for operand 1"; the differential fuzzer,
   // seed 14).
@@ -3654,6 +3662,21 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
             declaredType(o) == TypeKind::pred) &&
           failed(refuse32(o, prmt ? "register" : "integer", prmt)))
         return failure();
+  // ldmatrix and stmatrix name their element type (seed 30).
+  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") && types.empty())
+    return p.error(opTok, "'" + mnemonic + "' needs its type (.b16, .b8)");
+  // mad and madc write .cc after .hi/.lo (ptxas: "Unexpected instruction
+  // types specified for 'mad'" for mad.cc.lo; seeds 27 and 29).
+  if ((mnemonic == "mad" || mnemonic == "madc") && mods.has(Flag::cc) &&
+      mods.getMode()) {
+    SmallVector<StringRef> words;
+    instSpelling.drop_front(mnemonic.size()).split(words, '.', -1, false);
+    auto at = [&](StringRef w) { return llvm::find(words, w) - words.begin(); };
+    StringRef mode = stringifyMode(*mods.getMode());
+    if (at("cc") < at(mode))
+      return p.error(opTok, "'" + mnemonic + "' writes .cc after ." + mode +
+                                " ('" + mnemonic + "." + mode + ".cc')");
+  }
   // ldmatrix and stmatrix: the fragment and the address, nothing more
   // (seed 24).
   if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") &&

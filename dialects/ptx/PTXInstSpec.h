@@ -76,6 +76,10 @@ constexpr uint64_t WarpSync = f(Flag::sync);
 constexpr uint64_t Bulk = f(Flag::mbarrier_complete_tx_bytes) |
                           f(Flag::multicast_cluster) | f(Flag::bulk_group) |
                           f(Flag::L2_cache_hint);
+/// min/max: .ftz, .NaN, .xorsign.abs and .relu (ptxas refuses min.full,
+/// min.approx, min.sat; the differential fuzzer, seed 30).
+constexpr uint64_t MinMax = f(Flag::ftz) | f(Flag::NaN) | f(Flag::xorsign) |
+                            f(Flag::abs) | f(Flag::relu);
 /// shf: what a shift past 31 does (ptxas refuses shf.aligned, shf.ftz).
 constexpr uint64_t Shift = f(Flag::clamp) | f(Flag::wrap);
 /// redux: .sync, and .abs/.NaN of its .f32 forms (ptxas refuses

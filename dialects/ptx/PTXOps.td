@@ -334,8 +334,8 @@ def PTX_DivOp : PTX_InstOp<"div", "division", "div.rn.ftz.f32 d, a, b; div.full.
 def PTX_RemOp : PTX_InstOp<"rem", "remainder", "rem.s32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
 def PTX_AbsOp : PTX_InstOp<"abs", "absolute value", "abs.ftz.f32 d, a;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
 def PTX_NegOp : PTX_InstOp<"neg", "negation", "neg.f64 d, a;", "mc::T | mc::FL", "fl::Neg", "p::Dest | p::SameWidth">;
-def PTX_MinOp : PTX_InstOp<"min", "minimum", "min.NaN.f32 d, a, b; min.relu.s32 d, a, b;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
-def PTX_MaxOp : PTX_InstOp<"max", "maximum", "max.xorsign.abs.f16 d, a, b;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
+def PTX_MinOp : PTX_InstOp<"min", "minimum", "min.NaN.f32 d, a, b; min.relu.s32 d, a, b;", "mc::T | mc::FL", "fl::MinMax", "p::Dest | p::SameWidth">;
+def PTX_MaxOp : PTX_InstOp<"max", "maximum", "max.xorsign.abs.f16 d, a, b;", "mc::T | mc::FL", "fl::MinMax", "p::Dest | p::SameWidth">;
 def PTX_PopcOp : PTX_InstOp<"popc", "population count", "popc.b64 d, a;", "mc::T", "fl::None">;
 def PTX_ClzOp : PTX_InstOp<"clz", "count leading zeros", "clz.b32 d, a;", "mc::T", "fl::None">;
 def PTX_BfindOp : PTX_InstOp<"bfind", "find most significant non-sign bit", "bfind.shiftamt.u32 d, a;", "mc::T | mc::FL", "fl::Math">;

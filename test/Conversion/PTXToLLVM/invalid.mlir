@@ -6,11 +6,11 @@
 
 // The modifier gate (every instruction): a modifier outside the common set
 // and the instruction family's own (.cc is add/sub/mad's).
-ptx.func @min_cc attributes {params = [], returns = []} {
+ptx.func @abs_cc attributes {params = [], returns = []} {
   %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: min.cc.s32}}
-  // expected-note @+1 {{in 'min_cc'}}
-  %1 = ptx.min "cc.s32" %0, %0 : (i32, i32) -> i32
+  // expected-error @+2 {{unsupported: abs.cc.s32}}
+  // expected-note @+1 {{in 'abs_cc'}}
+  %1 = ptx.abs "cc.s32" %0 : (i32) -> i32
   ptx.ret
 }
 
