@@ -406,6 +406,13 @@ public:
   Location here(const Token &t) { return instLoc ? *instLoc : p.opLoc(t); }
   /// The instruction being read as written: mnemonic and modifiers.
   StringRef instSpelling;
+  /// The modifiers as written after `mnemonic`, in order (what some keep
+  /// nowhere else: tex's .level, mbarrier's .expect_tx, where .cc stands).
+  SmallVector<StringRef> spelledModifiers(StringRef mnemonic) const {
+    SmallVector<StringRef> words;
+    instSpelling.drop_front(mnemonic.size()).split(words, '.', -1, false);
+    return words;
+  }
 
 private:
   // Statements.
@@ -455,6 +462,10 @@ private:
   /// "'mnemonic' takes a 32-bit `what`, not the .T register 'o'".
   LogicalResult refuseRegister(StringRef mnemonic, const ParsedOperand &o,
                                TypeKind reg, StringRef what);
+  /// A predicate where `o` names a register: "'mnemonic' `verb` a
+  /// predicate, not the .T register 'o'" otherwise.
+  LogicalResult requirePredicate(StringRef mnemonic, const ParsedOperand &o,
+                                 StringRef verb);
   LogicalResult checkOperandShapes(const Token &opTok, StringRef mnemonic,
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
@@ -2578,8 +2589,7 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
                                      ArrayRef<ParsedOperand> operands) {
   // What each was written with, after the mnemonic (.b/.p, .level, .grad
   // are kept nowhere else).
-  SmallVector<StringRef> words;
-  instSpelling.drop_front(mnemonic.size()).split(words, '.', -1, false);
+  SmallVector<StringRef> words = spelledModifiers(mnemonic);
   auto written = [&](StringRef w) { return llvm::is_contained(words, w); };
   auto fail = [&](const Twine &msg) { return p.error(opTok, msg); };
   bool tex = mnemonic == "tex";
@@ -2657,6 +2667,18 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
     return fail("'" + mnemonic +
                 "' needs an out-of-range mode (.trap, "
                 ".clamp or .zero)");
+  // A surface load caches as .ca/.cg/.cs/.cv, a store as .wb/.cg/.cs/.wt
+  // (ptxas: "Illegal modifier '.ca' for instruction 'sust.b'"; seed 32).
+  if (std::optional<CacheOp> c = mods.getCache()) {
+    bool load = mnemonic == "suld";
+    bool fits = *c == CacheOp::cg || *c == CacheOp::cs ||
+                (load ? *c == CacheOp::ca || *c == CacheOp::cv
+                      : *c == CacheOp::wb || *c == CacheOp::wt);
+    if (!fits)
+      return fail("'" + mnemonic + "' caches as " +
+                  (load ? ".ca, .cg, .cs or .cv" : ".wb, .cg, .cs or .wt") +
+                  ", not ." + stringifyCacheOp(*c));
+  }
   bool formatted = !written("b");
   auto allowed = [&](TypeKind t) {
     if (formatted)
@@ -2791,6 +2813,17 @@ LogicalResult FunctionBuilder::refuseRegister(StringRef mnemonic,
                             " register '" + o.name + "'");
 }
 
+LogicalResult FunctionBuilder::requirePredicate(StringRef mnemonic,
+                                                const ParsedOperand &o,
+                                                StringRef verb) {
+  std::optional<TypeKind> reg = declaredType(o);
+  if (!reg || *reg == TypeKind::pred)
+    return success();
+  return p.error(o.tok,
+                 "'" + mnemonic + "' " + verb + " a predicate, not the ." +
+                     stringifyTypeKind(*reg) + " register '" + o.name + "'");
+}
+
 LogicalResult FunctionBuilder::checkOperandShapes(
     const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
     ArrayRef<ParsedOperand> operands, bool load, bool store) {
@@ -2911,13 +2944,8 @@ LogicalResult FunctionBuilder::checkOperandShapes(
       }
     }
     if (red && operands.size() >= 2 &&
-        operands.back().kind == ParsedOperand::Name)
-      if (std::optional<TypeKind> reg = declaredType(operands.back());
-          reg && *reg != TypeKind::pred)
-        return p.error(operands.back().tok,
-                       "'" + mnemonic + "' reduces a predicate, not the ." +
-                           stringifyTypeKind(*reg) + " register '" +
-                           operands.back().name + "'");
+        failed(requirePredicate(mnemonic, operands.back(), "reduces")))
+      return failure();
   }
   // A warp instruction's member mask, its last operand when all are there
   // (the verifier counts them), is a 32-bit integer (ptxas refuses a float
@@ -3228,6 +3256,14 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                             types[0]))
       return p.error(opTok, "'set' writes .u32, .s32, .f32 or halves, not ." +
                                 stringifyTypeKind(types[0]));
+    // ... comparing 16- to 64-bit integers, .f32/.f64 or halves (seed 31).
+    using T = TypeKind;
+    if (!llvm::is_contained({T::b16, T::b32, T::b64, T::u16, T::u32, T::u64,
+                             T::s16, T::s32, T::s64, T::f32, T::f64, T::f16,
+                             T::f16x2, T::bf16, T::bf16x2},
+                            types[1]))
+      return p.error(opTok, "'set' has no source type ." +
+                                stringifyTypeKind(types[1]));
     if (!operands.empty())
       if (std::optional<TypeKind> reg = declaredType(operands[0]);
           reg && *reg != TypeKind::pred && !registerFits(types[0], *reg))
@@ -3638,13 +3674,9 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                         "' cannot read a special register; "
                                         "it is an integer");
   // selp selects by a predicate register.
-  if (mnemonic == "selp" && operands.size() == 4)
-    if (std::optional<TypeKind> reg = declaredType(operands[3]);
-        reg && *reg != TypeKind::pred)
-      return p.error(operands[3].tok,
-                     "'selp' selects by a predicate, not the ." +
-                         stringifyTypeKind(*reg) + " register '" +
-                         operands[3].name + "'");
+  if (mnemonic == "selp" && operands.size() == 4 &&
+      failed(requirePredicate(mnemonic, operands[3], "selects by")))
+    return failure();
   // Registers that are 32 bits wide (a float one passes where `floats`):
   // prmt's, dp2a's and dp4a's; vote's predicate source and its
   // destination, a predicate but for .ballot's 32-bit mask.
@@ -3669,8 +3701,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // types specified for 'mad'" for mad.cc.lo; seeds 27 and 29).
   if ((mnemonic == "mad" || mnemonic == "madc") && mods.has(Flag::cc) &&
       mods.getMode()) {
-    SmallVector<StringRef> words;
-    instSpelling.drop_front(mnemonic.size()).split(words, '.', -1, false);
+    SmallVector<StringRef> words = spelledModifiers(mnemonic);
     auto at = [&](StringRef w) { return llvm::find(words, w) - words.begin(); };
     StringRef mode = stringifyMode(*mods.getMode());
     if (at("cc") < at(mode))
@@ -3691,12 +3722,9 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (ballot && failed(refuse32(operands[0], "destination", true)))
       return failure();
     for (size_t i = ballot ? 1 : 0; i < 2; ++i)
-      if (std::optional<TypeKind> reg = declaredType(operands[i]);
-          reg && *reg != TypeKind::pred)
-        return p.error(operands[i].tok,
-                       "'vote' " + Twine(i == 0 ? "writes" : "reads") +
-                           " a predicate, not the ." + stringifyTypeKind(*reg) +
-                           " register '" + operands[i].name + "'");
+      if (failed(requirePredicate(mnemonic, operands[i],
+                                  i == 0 ? "writes" : "reads")))
+        return failure();
   }
   // lop3's sources are values, not predicates (its predicate form writes
   // one); a member mask is an integer, never a float literal; cp.async
@@ -3794,12 +3822,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                           "'");
   // isspacep tests an address, an integer, into a predicate.
   if (mnemonic == "isspacep" && operands.size() == 2) {
-    if (std::optional<TypeKind> reg = declaredType(operands[0]);
-        reg && *reg != TypeKind::pred)
-      return p.error(operands[0].tok,
-                     "'isspacep' writes a predicate, not the ." +
-                         stringifyTypeKind(*reg) + " register '" +
-                         operands[0].name + "'");
+    if (failed(requirePredicate(mnemonic, operands[0], "writes")))
+      return failure();
     char cls = typeClass(declaredType(operands[1]).value_or(TypeKind::b64));
     if (operands[1].kind == ParsedOperand::Float || cls == 'f' || cls == 'p')
       return p.error(operands[1].tok, "'isspacep' tests an integer address, "
@@ -3819,6 +3843,23 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (ArrayAttr extras = mods.getExtras())
       for (Attribute e : extras)
         kind |= cast<StringAttr>(e).getValue().starts_with("kind::");
+    // Four fragments, no comparison, cache operator or reduction, a
+    // rounding for .f64 only (ptxas: "Arguments mismatch", "Comparison
+    // qualifier is not allowed", "Illegal rounding modifier"; seeds 3, 32).
+    if (operands.size() != 4)
+      return p.error(opTok, "'mma' takes four fragments (D, A, B, C), not " +
+                                Twine(operands.size()));
+    // (Words it does not know are kept as extras: `.hs`, `.cg`, `.add`;
+    // .and/.xor with .popc are its single-bit forms'.)
+    if (ArrayAttr extras = mods.getExtras())
+      for (Attribute e : extras)
+        if (StringRef w = cast<StringAttr>(e).getValue();
+            symbolizeCmpOp(w) || symbolizeCacheOp(w) ||
+            llvm::is_contained(
+                {"add", "min", "max", "inc", "dec", "cas", "exch"}, w))
+          return p.error(opTok, "'mma' has no qualifier ." + w);
+    if (mods.getRounding() && (types.empty() || types[0] != TypeKind::f64))
+      return p.error(opTok, "'mma' rounds .f64 only");
     // D's, A's, B's and C's types (ptxas: "Unexpected instruction types
     // specified for 'mma'"; seed 25); block-scaled kinds add the scale's.
     if (!kind && types.size() != 4)
@@ -3953,9 +3994,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     ArrayRef<TypeKind> types = mods.getTypes();
     if (types.size() != 1 || types[0] != TypeKind::b64)
       return p.error(opTok, "'" + mnemonic + "' is of type .b64");
-    SmallVector<StringRef> words;
-    instSpelling.drop_front(mnemonic.size()).split(words, '.', -1, false);
-    bool expectTx = llvm::is_contained(words, "expect_tx");
+    bool expectTx = llvm::is_contained(spelledModifiers(mnemonic), "expect_tx");
     StringRef what = mnemonic.drop_front(strlen("mbarrier."));
     // 'A' an address, 'C' a 32-bit count, 'S' a 64-bit state, 'D' a state
     // written (or `_`).
@@ -4007,12 +4046,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                          "address and a " + (parity ? "parity" : "state") +
                          (tryWait ? " (and a time limit)" : "") + ", not " +
                          Twine(operands.size()) + " operands");
-    if (std::optional<TypeKind> reg = declaredType(operands[0]);
-        reg && *reg != TypeKind::pred)
-      return p.error(operands[0].tok,
-                     "'" + mnemonic + "' writes a predicate, not the ." +
-                         stringifyTypeKind(*reg) + " register '" +
-                         operands[0].name + "'");
+    if (failed(requirePredicate(mnemonic, operands[0], "writes")))
+      return failure();
     for (size_t i = 2; i < operands.size(); ++i) {
       unsigned want = i == 2 && !parity ? 64 : 32;
       if (std::optional<TypeKind> reg = declaredType(operands[i]);
@@ -4543,6 +4578,11 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (mnemonic == "bfi" && t != TypeKind::b32 && t != TypeKind::b64) ||
         (mnemonic == "bfe" && cls != 's' && cls != 'u') ||
         (mnemonic == "rem" && cls != 's' && cls != 'u') ||
+        // sin, cos and lg2 are .f32's; rcp, sqrt and rsqrt have no halves
+        // (seed 32).
+        (llvm::is_contained({"sin", "cos", "lg2"}, mnemonic) &&
+         t != TypeKind::f32) ||
+        (llvm::is_contained({"rcp", "sqrt", "rsqrt"}, mnemonic) && halves) ||
         (llvm::is_contained({"clz", "popc"}, mnemonic) && t != TypeKind::b32 &&
          t != TypeKind::b64) ||
         (mnemonic == "bfind" && cls != 's' && cls != 'u') ||
