@@ -4120,11 +4120,12 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     TypeKind inst = mods.getTypes()[0];
     int sources = 0;
     bool dest = true;
-    if (llvm::is_contained({"add", "sub",  "min",      "max",  "and",
-                            "or",  "xor",  "not",      "neg",  "abs",
-                            "div", "rem",  "copysign", "fma",  "mad",
-                            "mul", "sqrt", "rsqrt",    "rcp",  "sin",
-                            "cos", "lg2",  "ex2",      "tanh", "mov"},
+    // (addc, subc: the differential fuzzer, seed 33.)
+    if (llvm::is_contained({"add",  "sub",   "min",      "max", "and",  "or",
+                            "xor",  "not",   "neg",      "abs", "addc", "subc",
+                            "div",  "rem",   "copysign", "fma", "mad",  "mul",
+                            "sqrt", "rsqrt", "rcp",      "sin", "cos",  "lg2",
+                            "ex2",  "tanh",  "mov"},
                            mnemonic))
       sources = -1;
     else if (mnemonic == "selp")
