@@ -2597,6 +2597,12 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
     return fail("'" + mnemonic + "' needs .b" +
                 (mnemonic == "sust" ? " or .p" : "") +
                 " (formatted or unformatted access)");
+  // ... written first: ptxas reads `sust.cg.b` as no instruction ("Not a
+  // name of any known instruction: 'sust'"; the differential fuzzer, seed
+  // 33).
+  if (!tex && words.front() != "b" && words.front() != "p")
+    return fail("'" + mnemonic + "." + words.front() + "' is not PTX; write '" +
+                mnemonic + (written("b") ? ".b" : ".p") + "' first");
   if (!mods.getGeometry())
     return fail("'" + mnemonic + "' needs a geometry (.1d, .2d, .3d, ...)");
   for (StringRef w : words)
