@@ -3101,6 +3101,9 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   // (Seed 26.)
   if (mnemonic == "match" && !mods.getMode())
     return p.error(opTok, "'match' needs a mode (.any, .all)");
+  // (ptxas: "Not a name of any known instruction: 'shf'"; seed 35.)
+  if (mnemonic == "shf" && !mods.getMode())
+    return p.error(opTok, "'shf' needs its direction (.l, .r)");
   // The first destination of shfl and match, shfl's value, lane and clamp:
   // 32 bits (a float register too, but for match's mask); shfl's second
   // destination a predicate; match's value of its type's width.
