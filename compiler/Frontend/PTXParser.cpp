@@ -3787,8 +3787,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   if (types.size() == 1 &&
       (types[0] == TypeKind::s16x2 || types[0] == TypeKind::u16x2))
     for (const ParsedOperand &o : operands) {
-      std::optional<TypeKind> reg = declaredType(o);
-      if (o.isLiteral() || (reg && not32(o)))
+      if (o.isLiteral() || not32(o))
         return p.error(o.tok, "'" + mnemonic + "' of ." +
                                   stringifyTypeKind(types[0]) +
                                   " takes 32-bit integer registers, not " +
