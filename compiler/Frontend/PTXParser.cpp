@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Frontend/PTXParser.h"
+#include "compiler/Frontend/ModifierWords.h"
 #include "compiler/Frontend/PTXLexer.h"
 #include "compiler/Frontend/TargetFeatures.h"
 
@@ -453,6 +454,10 @@ private:
   /// tex's operands, register by register (ptxas: "Arguments mismatch"):
   /// results of the result type, the texture handle, coordinates by the
   /// geometry, offsets, depth, level of detail and gradients.
+  /// suld's, sust's and sured's operands: the surface handle, coordinates
+  /// by the geometry (32-bit integers), values of the type's width.
+  LogicalResult checkSurfaceOperands(StringRef mnemonic, ModifiersAttr mods,
+                                     ArrayRef<ParsedOperand> operands);
   LogicalResult checkTextureOperands(ModifiersAttr mods,
                                      ArrayRef<ParsedOperand> operands,
                                      bool level, bool grad);
@@ -2592,10 +2597,10 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
   SmallVector<StringRef> words = spelledModifiers(mnemonic);
   auto written = [&](StringRef w) { return llvm::is_contained(words, w); };
   auto fail = [&](const Twine &msg) { return p.error(opTok, msg); };
-  bool tex = mnemonic == "tex";
-  if (!tex && !written("b") && !(mnemonic == "sust" && written("p")))
-    return fail("'" + mnemonic + "' needs .b" +
-                (mnemonic == "sust" ? " or .p" : "") +
+  bool tex = mnemonic == "tex", reduction = mnemonic == "sured";
+  bool formats = mnemonic == "sust" || reduction;
+  if (!tex && !written("b") && !(formats && written("p")))
+    return fail("'" + mnemonic + "' needs .b" + (formats ? " or .p" : "") +
                 " (formatted or unformatted access)");
   // ... written first: ptxas reads `sust.cg.b` as no instruction ("Not a
   // name of any known instruction: 'sust'"; the differential fuzzer, seed
@@ -2605,8 +2610,22 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
                 mnemonic + (written("b") ? ".b" : ".p") + "' first");
   if (!mods.getGeometry())
     return fail("'" + mnemonic + "' needs a geometry (.1d, .2d, .3d, ...)");
+  // sured: one of five operations on a 1d, 2d or 3d surface (ptxas:
+  // "Illegal operation '(null)'", "Illegal modifier '.a1d'"; found probing
+  // the instructions that keep words, after the fuzzer's seed 37).
+  std::optional<ReduceOp> op = mods.getRedOp();
+  if (reduction &&
+      (!op || !llvm::is_contained({ReduceOp::add, ReduceOp::min, ReduceOp::max,
+                                   ReduceOp::and_, ReduceOp::or_},
+                                  *op)))
+    return fail("'sured' needs an operation (.add, .min, .max, .and, .or)");
+  if (reduction &&
+      !llvm::is_contained({Geometry::g1d, Geometry::g2d, Geometry::g3d},
+                          *mods.getGeometry()))
+    return fail("'sured' reduces on a .1d, .2d or .3d surface, not ." +
+                stringifyGeometry(*mods.getGeometry()));
   for (StringRef w : words)
-    if (symbolizeReduceOp(w))
+    if (!reduction && symbolizeReduceOp(w))
       return fail("'" + mnemonic + "' takes no ." + w + " operation");
   // Nothing else (ptxas: "Illegal modifier '.ftz' for instruction 'tex'";
   // the ptxas differential fuzzer, seed 4): tex's geometry, types, vector,
@@ -2614,11 +2633,12 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
   // cache operator.
   for (StringRef w : words) {
     bool known =
-        symbolizeTypeKind(w) || symbolizeGeometry(w) || w == "v2" ||
-        w == "v4" ||
+        symbolizeTypeKind(w) || symbolizeGeometry(w) ||
+        (reduction ? symbolizeReduceOp(w).has_value()
+                   : w == "v2" || w == "v4") ||
         (tex ? llvm::is_contained({"base", "level", "grad"}, w)
              : llvm::is_contained({"b", "p", "trap", "clamp", "zero"}, w) ||
-                   symbolizeCacheOp(w));
+                   (!reduction && symbolizeCacheOp(w)));
     if (!known)
       return fail("'" + mnemonic + "' has no modifier ." + w);
   }
@@ -2646,8 +2666,8 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
     return fail(
         "'" + instSpelling + "' takes " +
         (least == most ? Twine(least) : Twine(least) + " to " + Twine(most)) +
-        " operands, the " + (address ? "second" : "first") +
-        " a [texture, {coordinates}] address");
+        " operands, the " + (address ? "second" : "first") + " a [" +
+        (tex ? "texture" : "surface") + ", {coordinates}] address");
   if (tex) {
     // tex.geom.v4.{u32,s32,f32}.{s32,f32} (and .f16/.f16x2 results).
     auto result = [](TypeKind t) {
@@ -2686,6 +2706,25 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
                   ", not ." + stringifyCacheOp(*c));
   }
   bool formatted = !written("b");
+  if (reduction) {
+    // sured.b: .add on .u32/.s32/.u64, .min/.max on those and .s64,
+    // .and/.or on .b32; sured.p: .b32, .min/.max .b64 too (ptxas:
+    // "Unexpected instruction types specified for 'sured.b'").
+    bool bitwise = *op == ReduceOp::and_ || *op == ReduceOp::or_;
+    bool minMax = *op == ReduceOp::min || *op == ReduceOp::max;
+    StringRef legal = formatted ? (minMax ? ".b32, .b64" : ".b32")
+                      : bitwise ? ".b32"
+                      : minMax  ? ".u32, .s32, .u64, .s64"
+                                : ".u32, .s32, .u64";
+    SmallVector<StringRef, 4> list;
+    legal.split(list, ", ");
+    if (types.size() != 1 ||
+        !llvm::is_contained(list, "." + stringifyTypeKind(types[0]).str()))
+      return fail("'sured" + Twine(formatted ? ".p." : ".b.") +
+                  stringifyReduceOp(*op) + "' takes one of " + legal +
+                  ", not " + typeList());
+    return checkSurfaceOperands(mnemonic, mods, operands);
+  }
   auto allowed = [&](TypeKind t) {
     if (formatted)
       return t == TypeKind::b32;
@@ -2696,6 +2735,55 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
     return fail("'" + mnemonic + (formatted ? ".p" : ".b") + "' takes one of " +
                 (formatted ? ".b32" : ".b8, .b16, .b32, .b64") + ", not " +
                 typeList());
+  return checkSurfaceOperands(mnemonic, mods, operands);
+}
+
+LogicalResult
+FunctionBuilder::checkSurfaceOperands(StringRef mnemonic, ModifiersAttr mods,
+                                      ArrayRef<ParsedOperand> operands) {
+  // (ptxas: "Arguments mismatch for instruction 'suld.b'", "Operand vector
+  // size doesn't match geometry", "Illegal vector size: 3".)
+  TypeKind type = mods.getTypes()[0];
+  Geometry geom = *mods.getGeometry();
+  std::string where =
+      ("'" + mnemonic + "." + stringifyGeometry(geom) + "'").str();
+  bool load = mnemonic == "suld";
+  const ParsedOperand &addr = operands[load ? 1 : 0];
+  auto elements = [](const ParsedOperand &o) {
+    return o.kind == ParsedOperand::Vec ? ArrayRef(o.elems) : ArrayRef(o);
+  };
+  if (std::optional<TypeKind> reg = declaredType(addr.elems.front());
+      reg && getTypeBitWidth(*reg) != 64)
+    return p.error(addr.elems.front().tok,
+                   "a surface handle is 64-bit, not the ." +
+                       stringifyTypeKind(*reg) + " register '" +
+                       addr.elems.front().name + "'");
+  unsigned need = geom == Geometry::g1d                            ? 1
+                  : geom == Geometry::g2d || geom == Geometry::a1d ? 2
+                                                                   : 4;
+  if (addr.elems.size() >= 2) {
+    ArrayRef<ParsedOperand> coords = elements(addr.elems.back());
+    if (coords.size() < need || coords.size() == 3)
+      return p.error(addr.elems.back().tok,
+                     where + " takes " + Twine(need) + " coordinate" +
+                         (need == 1 ? "" : "s") + ", not " +
+                         Twine(coords.size()));
+    for (const ParsedOperand &c : coords)
+      if (std::optional<TypeKind> reg = not32(c))
+        return refuseRegister(mnemonic, c, *reg, "coordinate");
+  }
+  // The values loaded, stored or combined: registers of the type's width
+  // or wider, floats for the .b types only.
+  auto fits = [&](TypeKind reg) {
+    return reg != TypeKind::pred &&
+           getTypeBitWidth(reg) >= getTypeBitWidth(type) &&
+           (typeClass(type) == 'b' || typeClass(reg) != 'f');
+  };
+  for (const ParsedOperand &v : elements(operands[load ? 0 : 1]))
+    if (std::optional<TypeKind> reg = declaredType(v); reg && !fits(*reg))
+      return p.error(v.tok, where + " of ." + stringifyTypeKind(type) +
+                                " takes no ." + stringifyTypeKind(*reg) +
+                                " register ('" + v.name + "')");
   return success();
 }
 
@@ -4291,7 +4379,15 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     return failure();
   if (failed(checkModifiers(opTok, mnemonic, mods)))
     return failure();
-  if ((mnemonic == "tex" || mnemonic == "suld" || mnemonic == "sust") &&
+  // The words kept verbatim and the memory barriers' forms (ptxas:
+  // "Unknown modifier '.foo'", "Membar level required"; found probing the
+  // instructions that keep words, after the differential fuzzer's seed 37).
+  if (std::optional<std::string> why = checkExtraWords(mnemonic, mods))
+    return p.error(opTok, *why);
+  if (std::optional<std::string> why = checkBarrierForms(
+          mnemonic, mods, spelledModifiers(mnemonic), p.ptxVersion))
+    return p.error(opTok, *why);
+  if (llvm::is_contained({"tex", "suld", "sust", "sured"}, mnemonic) &&
       failed(checkTextureSurface(opTok, mnemonic, mods, operands)))
     return failure();
   // Qualifiers ptxas pairs (found by the ptxas differential fuzzer): atom

@@ -149,9 +149,18 @@ std::optional<std::string> ModifierBuilder::addAs(MLIRContext *ctx,
     if (!f || llvm::popcount(static_cast<uint64_t>(*f)) != 1)
       return ("'." + tok + "' is not a flag").str();
     uint64_t bit = static_cast<uint64_t>(*f);
-    // ptxas takes `.sync` and `.sat` twice (shfl.sync.sync, add.sat.sat)
-    // and refuses any other flag twice ("Duplicate .ftz modifier").
-    if ((flags & bit) && *f != Flag::sync && *f != Flag::sat)
+    // ptxas takes some flags twice (shfl.sync.sync, add.sat.sat,
+    // rsqrt.approx.f32.approx, min.NaN.NaN, cvt.relu.relu, add.cc.cc,
+    // bfind.shiftamt.shiftamt; the differential fuzzer, seed 37) and
+    // refuses any other twice ("Duplicate .ftz modifier").
+    constexpr uint64_t twiceTaken =
+        static_cast<uint64_t>(Flag::sync) | static_cast<uint64_t>(Flag::sat) |
+        static_cast<uint64_t>(Flag::approx) | static_cast<uint64_t>(Flag::NaN) |
+        static_cast<uint64_t>(Flag::relu) | static_cast<uint64_t>(Flag::cc) |
+        static_cast<uint64_t>(Flag::satfinite) |
+        static_cast<uint64_t>(Flag::shiftamt) |
+        static_cast<uint64_t>(Flag::uni);
+    if ((flags & bit) && !(bit & twiceTaken))
       return dup("flag");
     flags |= bit;
     return std::nullopt;

@@ -438,7 +438,7 @@ def PTX_BarRedOp : PTX_InstOp<"bar.red", "CTA barrier with reduction", "bar.red.
 def PTX_BarrierSyncOp : PTX_InstOp<"barrier.sync", "CTA barrier, non-aligned form", "barrier.sync.aligned 0;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
 def PTX_BarrierArriveOp : PTX_InstOp<"barrier.arrive", "CTA barrier arrive, non-aligned form", "barrier.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
 def PTX_BarrierRedOp : PTX_InstOp<"barrier.red", "CTA barrier with reduction, non-aligned form", "barrier.red.and.pred p, 0, q;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::Sync">;
-def PTX_BarWarpSyncOp : PTX_InstOp<"bar.warp.sync", "warp barrier", "bar.warp.sync -1;", "mc::None", "fl::None", "p::None">;
+def PTX_BarWarpSyncOp : PTX_InstOp<"bar.warp.sync", "warp barrier", "bar.warp.sync -1;", "mc::FL", "fl::WarpSync", "p::None">;
 def PTX_BarrierClusterArriveOp : PTX_InstOp<"barrier.cluster.arrive", "cluster barrier arrive", "barrier.cluster.arrive.release.aligned;", "mc::SEM | mc::FL", "fl::Sync", "p::None">;
 def PTX_BarrierClusterWaitOp : PTX_InstOp<"barrier.cluster.wait", "cluster barrier wait", "barrier.cluster.wait.acquire.aligned;", "mc::SEM | mc::FL", "fl::Sync", "p::None">;
 def PTX_MembarOp : PTX_InstOp<"membar", "memory barrier", "membar.gl;", "mc::SCOPE | mc::FL | mc::EXTRA", "fl::All", "p::None">;
