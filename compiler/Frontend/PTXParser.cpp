@@ -2468,6 +2468,10 @@ static bool registerFits(TypeKind inst, TypeKind reg) {
   if (isHalfType(inst))
     return reg == inst ||
            (r == 'b' && getTypeBitWidth(reg) == getTypeBitWidth(inst));
+  // A .b128 register holds a .b128 value only (ptxas: "Arguments mismatch"
+  // for `add.f32 %f1, %q1, %f2`; seed 38 with --words).
+  if (reg == TypeKind::b128 && inst != TypeKind::b128)
+    return false;
   if (!i || !r)
     return true;
   if (getTypeBitWidth(inst) != getTypeBitWidth(reg))
@@ -2605,6 +2609,9 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
   // ... written first: ptxas reads `sust.cg.b` as no instruction ("Not a
   // name of any known instruction: 'sust'"; the differential fuzzer, seed
   // 33).
+  // ... once (ptxas: "Unknown modifier '.p'" for sust.p.p, suld.b.p).
+  if (!tex && llvm::count(words, "b") + llvm::count(words, "p") > 1)
+    return fail("'" + mnemonic + "' takes one of .b and .p, once");
   if (!tex && words.front() != "b" && words.front() != "p")
     return fail("'" + mnemonic + "." + words.front() + "' is not PTX; write '" +
                 mnemonic + (written("b") ? ".b" : ".p") + "' first");
@@ -3270,6 +3277,58 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                   : !mods.getRounding()))
     return p.error(opTok, "'" + mnemonic + "' needs .approx" +
                               (approxOnly ? "" : " or a rounding modifier"));
+  // Found with the differential fuzzer's --words mutations (seed 38), each
+  // form probed against ptxas: mma is .sync.aligned, with no flag but
+  // .satfinite ("'.aligned' modifier required", "Illegal modifier");
+  // selp selects integers, .f32 and .f64 ("Unexpected instruction types");
+  // prefetch takes a cache level and L2's eviction priority only;
+  // rcp.approx.f64 flushes subnormals (".ftz modifier required"); the
+  // vector atomics reach .global only and the mbarriers .shared ("State
+  // space incorrect").
+  auto flagBits = [](std::initializer_list<Flag> fs) {
+    uint64_t bits = 0;
+    for (Flag f : fs)
+      bits |= static_cast<uint64_t>(f);
+    return bits;
+  };
+  if (mnemonic == "mma" || mnemonic == "mma.sp") {
+    if (!mods.has(Flag::sync) || !mods.has(Flag::aligned))
+      return p.error(opTok, "'" + mnemonic + "' is written " + mnemonic +
+                                ".sync.aligned");
+    if (std::optional<Flag> f = firstFlag(
+            mods, ~flagBits({Flag::sync, Flag::aligned, Flag::satfinite})))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
+  }
+  if (mnemonic == "selp" && types.size() == 1 &&
+      !llvm::is_contained({TypeKind::b16, TypeKind::b32, TypeKind::b64,
+                           TypeKind::u16, TypeKind::u32, TypeKind::u64,
+                           TypeKind::s16, TypeKind::s32, TypeKind::s64,
+                           TypeKind::f32, TypeKind::f64},
+                          types[0]))
+    return p.error(opTok, "'selp' has no type ." + stringifyTypeKind(types[0]) +
+                              " (16- to 64-bit integers, .f32, .f64)");
+  if (mnemonic == "prefetch")
+    if (std::optional<Flag> f =
+            firstFlag(mods, ~flagBits({Flag::L1, Flag::L2, Flag::L2_evict_last,
+                                       Flag::L2_evict_normal})))
+      return p.error(opTok, "'prefetch' has no modifier ." + stringifyFlag(*f) +
+                                " (.L1, .L2, .L2::evict_last, "
+                                ".L2::evict_normal)");
+  if (mnemonic == "rcp" && mods.has(Flag::approx) && types.size() == 1 &&
+      types[0] == TypeKind::f64 && !mods.has(Flag::ftz))
+    return p.error(opTok, "'rcp.approx.f64' needs .ftz");
+  if ((mnemonic == "atom" || mnemonic == "red") && mods.getVec())
+    if (std::optional<StateSpace> space = mods.getSpace();
+        space && *space != StateSpace::global)
+      return p.error(opTok, "a vector '" + mnemonic +
+                                "' reaches .global, not ." +
+                                stringifyStateSpace(*space));
+  if (mnemonic.starts_with("mbarrier."))
+    if (std::optional<StateSpace> space = mods.getSpace();
+        space && spaceFamily(*space) != StateSpace::shared)
+      return p.error(opTok, "'" + mnemonic + "' reaches .shared, not ." +
+                                stringifyStateSpace(*space));
   // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
   // takes one operand, sad no predicate.
   if (mnemonic == "fma" && types.size() == 1 &&
@@ -3325,6 +3384,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // ... and name the result's and the two sources' types, vset the
   // sources' only (seed 29).
   bool vset = mnemonic.starts_with("vset");
+  // Only vset compares (ptxas: "Comparison qualifier is not allowed";
+  // seed 38 with --words).
+  if (video && !vset && mods.getCmp())
+    return p.error(opTok, "'" + mnemonic + "' takes no comparison ." +
+                              stringifyCmpOp(*mods.getCmp()));
   if (video && types.size() != (vset ? 2u : 3u))
     return p.error(
         opTok, "'" + mnemonic + "' names " +
@@ -3347,11 +3411,22 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     // It writes a .u32/.s32 mask, an .f32 1.0 or halves, into a register
     // of that type (ptxas: "Unexpected instruction types specified",
     // "Arguments mismatch"; the differential fuzzer, seeds 25-26).
+    // A half's comparison writes .u16/.s16 too, not .f32, and .bf16's not
+    // .f16 (seed 38 with --words).
+    bool half = types[1] == TypeKind::f16 || types[1] == TypeKind::bf16;
     if (!llvm::is_contained({TypeKind::u32, TypeKind::s32, TypeKind::f32,
                              TypeKind::f16, TypeKind::f16x2, TypeKind::bf16,
-                             TypeKind::bf16x2},
-                            types[0]))
+                             TypeKind::bf16x2, TypeKind::u16, TypeKind::s16},
+                            types[0]) ||
+        ((types[0] == TypeKind::u16 || types[0] == TypeKind::s16) && !half))
       return p.error(opTok, "'set' writes .u32, .s32, .f32 or halves, not ." +
+                                stringifyTypeKind(types[0]));
+    if (half && (types[0] == TypeKind::f32 ||
+                 (types[1] == TypeKind::bf16 && types[0] == TypeKind::f16)))
+      return p.error(opTok, "'set' comparing ." + stringifyTypeKind(types[1]) +
+                                " writes ." + stringifyTypeKind(types[1]) +
+                                (types[1] == TypeKind::f16 ? ", .bf16" : "") +
+                                ", .u16, .s16, .u32 or .s32, not ." +
                                 stringifyTypeKind(types[0]));
     // ... comparing 16- to 64-bit integers, .f32/.f64 or halves (seed 31).
     using T = TypeKind;
@@ -3853,8 +3928,76 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "cp.async.bulk")
     if (ArrayAttr extras = mods.getExtras())
       for (Attribute e : extras)
-        if (StringRef w = cast<StringAttr>(e).getValue(); symbolizeFlag(w))
+        if (StringRef w = cast<StringAttr>(e).getValue();
+            symbolizeFlag(w) || symbolizeTypeKind(w))
           return p.error(opTok, "'cp.async.bulk' has no qualifier ." + w);
+  // Found with the differential fuzzer's --words mutations (seed 38), each
+  // form probed against ptxas ("Arguments mismatch", "Unexpected
+  // instruction types", "Unexpected number of state spaces"):
+  // cp.async.bulk has no type and takes the mbarrier with its completion
+  // (the CTA mask with .multicast::cluster, a policy with
+  // .L2::cache_hint); cp.async names both spaces.
+  if (mnemonic == "cp.async.bulk") {
+    if (!types.empty())
+      return p.error(opTok, "'cp.async.bulk' has no type ." +
+                                stringifyTypeKind(types[0]));
+    size_t want = 3 + (mods.has(Flag::mbarrier_complete_tx_bytes) ? 1 : 0) +
+                  (mods.has(Flag::multicast_cluster) ? 1 : 0) +
+                  (mods.has(Flag::L2_cache_hint) ? 1 : 0);
+    if (mods.getSpaces().size() == 2 && operands.size() != want)
+      return p.error(opTok, "'" + instSpelling + "' takes " + Twine(want) +
+                                " operands, not " + Twine(operands.size()));
+  }
+  if (mnemonic == "cp.async" && mods.getSpaces().size() != 2)
+    return p.error(opTok, "'cp.async' names two state spaces "
+                          "(.shared.global), not " +
+                              Twine(mods.getSpaces().size()));
+  if (mnemonic == "cp.async" && !operands.empty() &&
+      operands[0].kind != ParsedOperand::Addr)
+    return p.error(operands[0].tok, "'cp.async' writes an address [a], not " +
+                                        Parser::describe(operands[0].tok));
+  // A cache policy is a 64-bit register or an immediate.
+  if (mods.has(Flag::L2_cache_hint) && !operands.empty() &&
+      llvm::is_contained(
+          {"ld", "ldu", "st", "atom", "red", "cp.async", "cp.async.bulk"},
+          mnemonic)) {
+    const ParsedOperand &policy = operands.back();
+    std::optional<TypeKind> reg = declaredType(policy);
+    if (policy.kind == ParsedOperand::Addr ||
+        policy.kind == ParsedOperand::Vec ||
+        policy.kind == ParsedOperand::Float ||
+        (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 64)))
+      return p.error(policy.tok, "'" + mnemonic +
+                                     ".L2::cache_hint' takes a 64-bit cache "
+                                     "policy last, not " +
+                                     Parser::describe(policy.tok));
+  }
+  // ldmatrix and stmatrix: .sync.aligned and .trans their only flags.
+  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix"))
+    if (std::optional<Flag> f =
+            firstFlag(mods, ~(static_cast<uint64_t>(Flag::sync) |
+                              static_cast<uint64_t>(Flag::aligned) |
+                              static_cast<uint64_t>(Flag::trans))))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
+  // txq and suq: a .b32 result of the query, from a texture or surface.
+  if (mnemonic == "txq" || mnemonic == "suq") {
+    if (types.size() != 1 || types[0] != TypeKind::b32)
+      return p.error(opTok, "'" + mnemonic + "' answers in .b32");
+    if (!operands.empty())
+      if (std::optional<TypeKind> reg = not32(operands[0]))
+        return refuseRegister(mnemonic, operands[0], *reg, "result");
+    if (operands.size() >= 2 && operands[1].kind != ParsedOperand::Addr)
+      return p.error(operands[1].tok, "'" + mnemonic +
+                                          "' queries an address [a], not " +
+                                          Parser::describe(operands[1].tok));
+  }
+  // The tensor-map proxy's acquire fence: its address and 128, the size.
+  if (mnemonic == "fence" && operands.size() == 2 &&
+      (operands[0].kind != ParsedOperand::Addr ||
+       operands[1].kind != ParsedOperand::Int || operands[1].intValue != 128))
+    return p.error(opTok, "'fence.proxy.tensormap::generic.acquire' takes "
+                          "an address [a] and the size 128");
   // match compares values, not predicates.
   if (mnemonic == "match" && operands.size() >= 2 &&
       declaredType(operands[1]) == TypeKind::pred)
@@ -3920,8 +4063,10 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "isspacep" && operands.size() == 2) {
     if (failed(requirePredicate(mnemonic, operands[0], "writes")))
       return failure();
-    char cls = typeClass(declaredType(operands[1]).value_or(TypeKind::b64));
-    if (operands[1].kind == ParsedOperand::Float || cls == 'f' || cls == 'p')
+    TypeKind reg = declaredType(operands[1]).value_or(TypeKind::b64);
+    char cls = typeClass(reg);
+    if (operands[1].kind == ParsedOperand::Float || cls == 'f' || cls == 'p' ||
+        reg == TypeKind::b128)
       return p.error(operands[1].tok, "'isspacep' tests an integer address, "
                                       "not " +
                                           Parser::describe(operands[1].tok));
@@ -4188,9 +4333,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     size_t values = atomic  ? (mods.getRedOp() == ReduceOp::cas ? 2 : 1)
                     : store ? 1
                             : 0;
-    size_t minOperands = addr + 1 + values;
-    size_t maxOperands =
-        minOperands + (atomic ? (mods.has(Flag::L2_cache_hint) ? 1 : 0) : 1);
+    // (atom's and red's cache policy is not optional: seed 38, --words.)
+    bool policy = atomic && mods.has(Flag::L2_cache_hint);
+    size_t minOperands = addr + 1 + values + (policy ? 1 : 0);
+    size_t maxOperands = minOperands + (atomic ? 0 : 1);
     for (size_t i = 0; i < operands.size(); ++i)
       if ((i == addr) != (operands[i].kind == ParsedOperand::Addr))
         return p.error(operands[i].tok,
@@ -4568,16 +4714,17 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
       llvm::is_contained(
-          {"add",   "sub",      "mul",         "mad",      "div",   "rem",
-           "abs",   "neg",      "min",         "max",      "and",   "or",
-           "xor",   "not",      "shl",         "shr",      "mov",   "selp",
-           "fma",   "bfe",      "bfi",         "prmt",     "popc",  "clz",
-           "brev",  "cvta",     "shf",         "atom",     "red",   "sqrt",
-           "rsqrt", "rcp",      "sin",         "cos",      "lg2",   "ex2",
-           "tanh",  "bfind",    "testp",       "copysign", "mul24", "mad24",
-           "addc",  "subc",     "madc",        "sad",      "lop3",  "bmsk",
-           "szext", "ldmatrix", "stmatrix",    "bar.red",  "vote",  "redux",
-           "cnot",  "fns",      "barrier.red", "match"},
+          {"add",      "sub",      "mul",         "mad",      "div",   "rem",
+           "abs",      "neg",      "min",         "max",      "and",   "or",
+           "xor",      "not",      "shl",         "shr",      "mov",   "selp",
+           "fma",      "bfe",      "bfi",         "prmt",     "popc",  "clz",
+           "brev",     "cvta",     "shf",         "atom",     "red",   "sqrt",
+           "rsqrt",    "rcp",      "sin",         "cos",      "lg2",   "ex2",
+           "tanh",     "bfind",    "testp",       "copysign", "mul24", "mad24",
+           "addc",     "subc",     "madc",        "sad",      "lop3",  "bmsk",
+           "szext",    "ldmatrix", "stmatrix",    "bar.red",  "vote",  "redux",
+           "cnot",     "fns",      "barrier.red", "match",    "setp",  "shfl",
+           "isspacep", "txq",      "suq"},
           mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +

@@ -146,6 +146,24 @@ sourceArity(Operation *op, ModifiersAttr mods) {
           Vset2Op, Vadd4Op, Vsub4Op, Vavrg4Op, Vabsdiff4Op, Vmin4Op, Vmax4Op,
           Vset4Op>(op))
     return Range{3, 3};
+  // The barriers take none but the tensor-map proxy's acquire fence (its
+  // address and 128); txq.level a level besides the texture; suq, pmevent
+  // one (the differential fuzzer's --words mutations, seed 38).
+  auto extra = [&](StringRef w) {
+    return mods.getExtras() && llvm::any_of(mods.getExtras(), [&](Attribute e) {
+             return cast<StringAttr>(e).getValue() == w;
+           });
+  };
+  if (isa<MembarOp, GriddepcontrolOp>(op))
+    return Range{0, 0};
+  if (isa<FenceOp>(op))
+    return extra("tensormap::generic") && mods.getSem() == MemSemantics::acquire
+               ? Range{2, 2}
+               : Range{0, 0};
+  if (isa<TxqOp>(op))
+    return extra("level") ? Range{2, 2} : Range{1, 1};
+  if (isa<SuqOp, PmeventOp>(op))
+    return Range{1, 1};
   return std::nullopt;
 }
 
@@ -351,7 +369,8 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   if (auto arity = sourceArity(op, mods)) {
     // Each of them names its instruction type (`add` alone is not PTX);
     // isspacep's space is its only modifier.
-    if (mods.getTypes().empty() && !isa<IsspacepOp>(op))
+    if (mods.getTypes().empty() &&
+        !isa<IsspacepOp, MembarOp, FenceOp, GriddepcontrolOp, PmeventOp>(op))
       return op->emitOpError("needs an instruction type");
     auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
     unsigned n = groups ? groups.size() : op->getNumOperands();

@@ -10,9 +10,14 @@ counted apart, outside the agreement rate; ours is a defect). A disagreement or 
 OUT/<kind>/<n>.ptx with the changed line, our message and ptxas's, to become a lit test once understood.
 
   python3 test/fuzz/ptxas_differential.py --tool build/bin/zluda-precompile --out DIR [--count N] [--seed S]
-      [--jobs J] SEED.ptx...
+      [--jobs J] [--words] SEED.ptx...
 
-Deterministic for a seed list and --seed. Prints the counts and the agreement rate.
+--words adds two mutations: a modifier written twice, and a word taken from another instruction of the seeds
+(or an unknown one, `.foo`): what the mutations above never write (membar.foo, fence.gl were accepted until
+the seventeenth session). A seed that is a split-file lit test contributes its `//--- valid.ptx` part (the
+valid forms of test/Frontend/errors/*.ptx: instructions the corpus does not use, such as sured or txq).
+
+Deterministic for a seed list, --seed and --words. Prints the counts and the agreement rate.
 """
 import argparse
 import collections
@@ -68,8 +73,9 @@ def split_operands(s):
   return out
 
 
-def mutate(text, rng):
-  """One changed instruction line: (mutant text, line number, old line, new line), or None."""
+def mutate(text, rng, words=None):
+  """One changed instruction line: (mutant text, line number, old line, new line), or None. `words`: the
+  modifier words of every seed's instructions, for the --words mutations."""
   lines = text.split('\n')
   candidates = [i for i, l in enumerate(lines) if INSTRUCTION.match(l) and not l.lstrip().startswith('.')]
   if not candidates:
@@ -80,7 +86,7 @@ def mutate(text, rng):
   guard = guard or ''
   ops = split_operands(rest)
   parts = opcode.split('.')
-  kind = rng.randrange(9)
+  kind = rng.randrange(11 if words else 9)
   if kind == 0 and len(parts) > 1:            # a modifier or type replaced by a type
     j = rng.randrange(1, len(parts))
     parts[j] = rng.choice(TYPES)[1:]
@@ -110,6 +116,11 @@ def mutate(text, rng):
       parts[j] = new[1:]
     else:
       del parts[j]
+  elif kind == 9 and len(parts) > 1:          # a modifier written twice
+    j = rng.randrange(1, len(parts))
+    parts.insert(rng.randrange(1, len(parts) + 1), parts[j])
+  elif kind == 10:                             # another instruction's word, or an unknown one
+    parts.insert(rng.randrange(1, len(parts) + 1), rng.choice(words + ['foo']))
   else:
     return None
   new_line = f'{indent}{guard}{".".join(parts)}{space}{", ".join(ops)};'
@@ -154,14 +165,25 @@ def main():
   ap.add_argument('--count', type=int, default=500)
   ap.add_argument('--seed', type=int, default=1)
   ap.add_argument('--jobs', type=int, default=2)
+  ap.add_argument('--words', action='store_true')
   a = ap.parse_args()
   rng = random.Random(a.seed)
-  seeds = [(p, open(p, errors='replace').read()) for p in sorted(a.seeds)]
+  seeds = []
+  for p in sorted(a.seeds):
+    text = open(p, errors='replace').read()
+    if '//--- valid.ptx\n' in text:
+      text = text.split('//--- valid.ptx\n', 1)[1].split('\n//--- ', 1)[0]
+    seeds.append((p, text))
+  words = None
+  if a.words:
+    words = sorted({w for _, text in seeds for line in text.split('\n')
+                    for m in [INSTRUCTION.match(line)] if m and not line.lstrip().startswith('.')
+                    for w in m.group(3).split('.')[1:] if w})
   jobs = []
   with tempfile.TemporaryDirectory() as tmp:
     while len(jobs) < a.count:
       path, text = seeds[rng.randrange(len(seeds))]
-      m = mutate(text, rng)
+      m = mutate(text, rng, words)
       if m:
         jobs.append((len(jobs), path, *m, a.tool, a.ptxas, target_of(text), tmp))
     counts = collections.Counter()
