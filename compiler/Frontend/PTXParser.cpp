@@ -3362,6 +3362,13 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if ((mnemonic == "dp2a" || mnemonic == "dp4a") && types.size() == 1)
     return p.error(opTok, "'" + mnemonic + "' names both factors' types (." +
                               stringifyTypeKind(types[0]) + ".u32, ...)");
+  // ... two of them; nanosleep sleeps .u32 nanoseconds (seed 38, --words).
+  if ((mnemonic == "dp2a" || mnemonic == "dp4a") && types.size() > 2)
+    return p.error(opTok, "'" + mnemonic + "' names two types (a, b), not " +
+                              Twine(types.size()));
+  if (mnemonic == "nanosleep" &&
+      (types.size() != 1 || types[0] != TypeKind::u32))
+    return p.error(opTok, "'nanosleep' is written nanosleep.u32");
   // vote's .all/.any/.uni decide a .pred, .ballot gathers a .b32.
   if (mnemonic == "vote" && types.size() == 1 && mods.getMode()) {
     TypeKind want =
@@ -3947,11 +3954,36 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (mods.getSpaces().size() == 2 && operands.size() != want)
       return p.error(opTok, "'" + instSpelling + "' takes " + Twine(want) +
                                 " operands, not " + Twine(operands.size()));
+    // [destination], [source], size, then the [mbarrier].
+    for (auto [i, o] : llvm::enumerate(operands)) {
+      bool address = i < 2 || (i == 3 && want > 3 &&
+                               mods.has(Flag::mbarrier_complete_tx_bytes));
+      if ((o.kind == ParsedOperand::Addr) != address)
+        return p.error(o.tok,
+                       "'cp.async.bulk' takes " +
+                           Twine(address ? "an address [a]" : "a value") +
+                           " here, not " + Parser::describe(o.tok));
+    }
   }
   if (mnemonic == "cp.async" && mods.getSpaces().size() != 2)
     return p.error(opTok, "'cp.async' names two state spaces "
                           "(.shared.global), not " +
                               Twine(mods.getSpaces().size()));
+  // ... caches as .ca or .cg (.cg 16 bytes), after its two addresses none
+  // (seed 38).
+  if (mnemonic == "cp.async") {
+    std::optional<CacheOp> c = mods.getCache();
+    if (!c || (*c != CacheOp::ca && *c != CacheOp::cg))
+      return p.error(opTok, "'cp.async' needs .ca or .cg");
+    if (*c == CacheOp::cg && operands.size() >= 3 &&
+        operands[2].kind == ParsedOperand::Int && operands[2].intValue != 16)
+      return p.error(operands[2].tok, "'cp.async.cg' copies 16 bytes, not " +
+                                          operands[2].tok.text);
+    for (const ParsedOperand &o : llvm::drop_begin(operands, 2))
+      if (o.kind == ParsedOperand::Addr)
+        return p.error(o.tok, "'cp.async' takes two addresses, the "
+                              "destination's and the source's");
+  }
   if (mnemonic == "cp.async" && !operands.empty() &&
       operands[0].kind != ParsedOperand::Addr)
     return p.error(operands[0].tok, "'cp.async' writes an address [a], not " +
@@ -4106,6 +4138,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (!kind && types.size() != 4)
       return p.error(opTok, "'mma' names four types (D, A, B, C), not " +
                                 Twine(types.size()));
+    // A and B of one float type (the 8-bit floats may differ; seed 38).
+    if (types.size() == 4 &&
+        llvm::is_contained(
+            {TypeKind::f16, TypeKind::bf16, TypeKind::tf32, TypeKind::f64},
+            types[1]) &&
+        types[2] != types[1])
+      return p.error(opTok, "'mma' multiplies ." + stringifyTypeKind(types[1]) +
+                                " by ." + stringifyTypeKind(types[1]) +
+                                ", not ." + stringifyTypeKind(types[2]));
     auto known = [](TypeKind t) {
       return llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::tf32,
                                  TypeKind::f32, TypeKind::f64, TypeKind::s8,

@@ -162,7 +162,7 @@ sourceArity(Operation *op, ModifiersAttr mods) {
                : Range{0, 0};
   if (isa<TxqOp>(op))
     return extra("level") ? Range{2, 2} : Range{1, 1};
-  if (isa<SuqOp, PmeventOp>(op))
+  if (isa<SuqOp, PmeventOp, SetmaxnregOp>(op))
     return Range{1, 1};
   return std::nullopt;
 }
