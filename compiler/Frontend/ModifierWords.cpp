@@ -90,9 +90,16 @@ std::optional<std::string> checkExtraWords(StringRef mnemonic,
       kVocabulary, [&](const Vocabulary &e) { return e.mnemonic == mnemonic; });
   if (v == std::end(kVocabulary))
     return std::nullopt;
-  for (Attribute e : extras)
-    if (StringRef w = cast<StringAttr>(e).getValue(); !knows(v->words, w))
+  for (auto [i, e] : llvm::enumerate(extras)) {
+    StringRef w = cast<StringAttr>(e).getValue();
+    if (!knows(v->words, w))
       return ("'" + mnemonic + "' has no modifier ." + w).str();
+    // (ptxas: "Multiple .tensormap::generic modifiers specified".)
+    if (llvm::any_of(extras.getValue().take_front(i), [&](Attribute f) {
+          return cast<StringAttr>(f).getValue() == w;
+        }))
+      return ("'" + mnemonic + "' takes ." + w + " once").str();
+  }
   return std::nullopt;
 }
 
@@ -105,15 +112,12 @@ std::optional<std::string> checkBarrierForms(StringRef mnemonic,
   auto says = [&](const Twine &msg) { return msg.str(); };
   std::optional<MemScope> scope = mods.getScope();
   std::optional<MemSemantics> sem = mods.getSem();
-  auto count = [&](StringRef w) {
+  auto extra = [&](StringRef w) {
     ArrayAttr extras = mods.getExtras();
-    return extras ? llvm::count_if(extras,
-                                   [&](Attribute e) {
-                                     return cast<StringAttr>(e).getValue() == w;
-                                   })
-                  : 0;
+    return extras && llvm::any_of(extras, [&](Attribute e) {
+             return cast<StringAttr>(e).getValue() == w;
+           });
   };
-  auto extra = [&](StringRef w) { return count(w) != 0; };
   bool proxy = mods.has(Flag::proxy);
   // The proxy fences are written `.proxy` first (ptxas reads
   // `fence.acq_rel.proxy.alias` as "Unknown modifier '.proxy'").
@@ -144,8 +148,6 @@ std::optional<std::string> checkBarrierForms(StringRef mnemonic,
     if (scope && *scope != MemScope::cta && *scope != MemScope::sys)
       return says("'membar' has no level ." + stringifyMemScope(*scope) +
                   " (its levels: .cta, .gl, .sys)");
-    if (count("gl") > 1)
-      return says("'membar' takes one level, not .gl twice");
     if (scope && extra("gl"))
       return says("'membar' takes one level, not ." +
                   stringifyMemScope(*scope) + " and .gl");

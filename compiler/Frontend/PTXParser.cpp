@@ -3329,6 +3329,62 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
         space && spaceFamily(*space) != StateSpace::shared)
       return p.error(opTok, "'" + mnemonic + "' reaches .shared, not ." +
                                 stringifyStateSpace(*space));
+  // Seed 39 with --words, each form probed against ptxas: prefetch names
+  // its cache level; .rna is cvt's; mul24/mad24 say .hi or .lo (without
+  // it ptxas knows no such instruction); the video instructions take .sat
+  // at most (vshl/vshr .clamp/.wrap besides, vset nothing); the mbarriers'
+  // flags; ld/st with L2's
+  // eviction priority are 256-bit; cvt's .satfinite saturates to a narrow
+  // float, and a conversion from or to a packed pair rounds.
+  if (mnemonic == "prefetch" &&
+      !(static_cast<uint64_t>(mods.getFlags()) &
+        flagBits({Flag::L1, Flag::L2, Flag::L2_evict_last,
+                  Flag::L2_evict_normal})) &&
+      !mods.getExtras())
+    return p.error(opTok, "'prefetch' needs a cache level (.L1, .L2)");
+  if (mods.getRounding() == RoundingMode::rna && mnemonic != "cvt")
+    return p.error(opTok, "'" + mnemonic + "' takes no .rna (it is cvt's)");
+  if ((mnemonic == "mul24" || mnemonic == "mad24") &&
+      mods.getMode() != Mode::hi && mods.getMode() != Mode::lo)
+    return p.error(opTok, "'" + mnemonic + "' needs .hi or .lo");
+  bool videoOp = mnemonic.size() > 1 && mnemonic.front() == 'v' &&
+                 llvm::is_contained({"vadd", "vsub", "vabsdiff", "vmin", "vmax",
+                                     "vshl", "vshr", "vmad", "vset", "vavrg"},
+                                    mnemonic.rtrim("24"));
+  if (videoOp)
+    if (std::optional<Flag> f = firstFlag(
+            mods, mnemonic.starts_with("vset") ? ~uint64_t(0)
+                  : mnemonic.starts_with("vsh")
+                      ? ~flagBits({Flag::sat, Flag::clamp, Flag::wrap})
+                      : ~static_cast<uint64_t>(Flag::sat)))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
+  if (mnemonic.starts_with("mbarrier."))
+    if (std::optional<Flag> f =
+            firstFlag(mods, ~flagBits({Flag::parity, Flag::noComplete,
+                                       Flag::expect_tx, Flag::complete_tx})))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
+  if ((mnemonic == "ld" || mnemonic == "st") && types.size() == 1 &&
+      (mods.has(Flag::L2_evict_first) || mods.has(Flag::L2_evict_last)) &&
+      std::max(1u, mods.getVec()) * getTypeBitWidth(types[0]) != 256)
+    return p.error(opTok, "'" + mnemonic +
+                              "' with L2's eviction priority "
+                              "moves 256 bits (.v8.b32, .v4.b64)");
+  if (mnemonic == "cvt" && types.size() == 2) {
+    auto pair = [](TypeKind t) { return stringifyTypeKind(t).ends_with("x2"); };
+    if (mods.has(Flag::satfinite) &&
+        ((typeClass(types[0]) != 0 && typeClass(types[0]) != 'f') ||
+         types[0] == TypeKind::f32 || types[0] == TypeKind::f64))
+      return p.error(opTok, "'cvt.satfinite' saturates to a narrow float, "
+                            "not ." +
+                                stringifyTypeKind(types[0]));
+    if (pair(types[0]) && (types[1] == TypeKind::f32 || pair(types[1])) &&
+        !mods.getRounding())
+      return p.error(opTok, "'cvt." + stringifyTypeKind(types[0]) + "." +
+                                stringifyTypeKind(types[1]) +
+                                "' needs a rounding modifier");
+  }
   // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
   // takes one operand, sad no predicate.
   if (mnemonic == "fma" && types.size() == 1 &&
@@ -4030,6 +4086,82 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
        operands[1].kind != ParsedOperand::Int || operands[1].intValue != 128))
     return p.error(opTok, "'fence.proxy.tensormap::generic.acquire' takes "
                           "an address [a] and the size 128");
+  // Seed 39 with --words, each form probed against ptxas ("Arguments
+  // mismatch", "Vector is not expected", "Argument vector size mismatch",
+  // "State space incorrect"): redux of integers takes no float bits; an
+  // atomic's vector value needs .v2/.v4/.v8, a half atomic's value is a
+  // register; wgmma's descriptors are 64-bit; the video instructions read
+  // no predicate; a surface access moves as many values as its vector;
+  // tensormap.replace writes an address; cp.async.bulk's spaces.
+  if (mnemonic == "redux" && types != ArrayRef<TypeKind>{TypeKind::f32})
+    for (const ParsedOperand &o : llvm::drop_begin(operands))
+      if (o.kind == ParsedOperand::Float)
+        return p.error(o.tok,
+                       "'redux' reduces integers, not the float " + o.tok.text);
+  if (mnemonic == "atom" || mnemonic == "red") {
+    bool half = types.size() == 1 && isHalfType(types[0]);
+    for (const ParsedOperand &o : operands) {
+      if (o.kind == ParsedOperand::Vec && !mods.getVec())
+        return p.error(o.tok, "'" + mnemonic +
+                                  "' without .v2/.v4/.v8 takes one value, "
+                                  "not a vector");
+      if (half && o.isLiteral())
+        return p.error(o.tok, "'" + mnemonic + "." +
+                                  stringifyTypeKind(types[0]) +
+                                  "' takes a register, not an immediate");
+    }
+  }
+  if (mnemonic.starts_with("wgmma.mma_async"))
+    for (size_t i = 1; i < std::min<size_t>(operands.size(), 3); ++i)
+      if (std::optional<TypeKind> reg = declaredType(operands[i]);
+          operands[i].kind != ParsedOperand::Vec && reg &&
+          (getTypeBitWidth(*reg) != 64 || typeClass(*reg) == 'f'))
+        return p.error(operands[i].tok,
+                       "'" + mnemonic +
+                           "' takes a 64-bit matrix descriptor, not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           operands[i].name + "'");
+  if (mnemonic.size() > 1 && mnemonic.front() == 'v' &&
+      llvm::is_contained({"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl",
+                          "vshr", "vmad", "vset", "vavrg"},
+                         mnemonic.rtrim("24")))
+    for (const ParsedOperand &o : operands)
+      if (declaredType(o) == TypeKind::pred)
+        return p.error(o.tok, "'" + mnemonic +
+                                  "' reads and writes 32-bit "
+                                  "registers, not the predicate '" +
+                                  o.name + "'");
+  if ((mnemonic == "suld" || mnemonic == "sust") && operands.size() == 2) {
+    const ParsedOperand &values = operands[mnemonic == "suld" ? 0 : 1];
+    size_t n = values.kind == ParsedOperand::Vec ? values.elems.size() : 1;
+    unsigned want = std::max(1u, mods.getVec());
+    if (n != want)
+      return p.error(values.tok,
+                     "'" + mnemonic +
+                         (mods.getVec() ? ".v" + Twine(mods.getVec()) : "") +
+                         "' moves " + Twine(want) + " value" +
+                         (want == 1 ? "" : "s") + ", not " + Twine(n));
+  }
+  if (mnemonic == "tensormap.replace" && !operands.empty() &&
+      operands[0].kind != ParsedOperand::Addr)
+    return p.error(operands[0].tok,
+                   "'tensormap.replace' writes an address [a], not " +
+                       Parser::describe(operands[0].tok));
+  if (mnemonic == "cp.async.bulk" && mods.getSpaces().size() == 2) {
+    StateSpace dst = mods.getSpaces()[0], src = mods.getSpaces()[1];
+    bool sharedDst =
+        dst == StateSpace::shared_cluster || dst == StateSpace::shared_cta;
+    bool fits =
+        (sharedDst && src == StateSpace::global) ||
+        (dst == StateSpace::shared_cluster && src == StateSpace::shared_cta) ||
+        (dst == StateSpace::global && src == StateSpace::shared_cta);
+    if (!fits)
+      return p.error(opTok, "'cp.async.bulk' copies .global into "
+                            ".shared::cta/.shared::cluster, .shared::cta into "
+                            ".shared::cluster or .global; not ." +
+                                stringifyStateSpace(src) + " into ." +
+                                stringifyStateSpace(dst));
+  }
   // match compares values, not predicates.
   if (mnemonic == "match" && operands.size() >= 2 &&
       declaredType(operands[1]) == TypeKind::pred)
@@ -4755,17 +4887,17 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
       llvm::is_contained(
-          {"add",      "sub",      "mul",         "mad",      "div",   "rem",
-           "abs",      "neg",      "min",         "max",      "and",   "or",
-           "xor",      "not",      "shl",         "shr",      "mov",   "selp",
-           "fma",      "bfe",      "bfi",         "prmt",     "popc",  "clz",
-           "brev",     "cvta",     "shf",         "atom",     "red",   "sqrt",
-           "rsqrt",    "rcp",      "sin",         "cos",      "lg2",   "ex2",
-           "tanh",     "bfind",    "testp",       "copysign", "mul24", "mad24",
-           "addc",     "subc",     "madc",        "sad",      "lop3",  "bmsk",
-           "szext",    "ldmatrix", "stmatrix",    "bar.red",  "vote",  "redux",
-           "cnot",     "fns",      "barrier.red", "match",    "setp",  "shfl",
-           "isspacep", "txq",      "suq"},
+          {"add",      "sub",      "mul",         "mad",       "div",   "rem",
+           "abs",      "neg",      "min",         "max",       "and",   "or",
+           "xor",      "not",      "shl",         "shr",       "mov",   "selp",
+           "fma",      "bfe",      "bfi",         "prmt",      "popc",  "clz",
+           "brev",     "cvta",     "shf",         "atom",      "red",   "sqrt",
+           "rsqrt",    "rcp",      "sin",         "cos",       "lg2",   "ex2",
+           "tanh",     "bfind",    "testp",       "copysign",  "mul24", "mad24",
+           "addc",     "subc",     "madc",        "sad",       "lop3",  "bmsk",
+           "szext",    "ldmatrix", "stmatrix",    "bar.red",   "vote",  "redux",
+           "cnot",     "fns",      "barrier.red", "match",     "setp",  "shfl",
+           "isspacep", "txq",      "suq",         "activemask"},
           mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
