@@ -4010,10 +4010,21 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (mods.getSpaces().size() == 2 && operands.size() != want)
       return p.error(opTok, "'" + instSpelling + "' takes " + Twine(want) +
                                 " operands, not " + Twine(operands.size()));
-    // [destination], [source], size, then the [mbarrier].
+    // [destination], [source], size, then the mbarrier: an [address], or
+    // a 64-bit register or an immediate holding one (seed 40).
+    bool mbarrier = mods.has(Flag::mbarrier_complete_tx_bytes);
     for (auto [i, o] : llvm::enumerate(operands)) {
-      bool address = i < 2 || (i == 3 && want > 3 &&
-                               mods.has(Flag::mbarrier_complete_tx_bytes));
+      if (i == 3 && mbarrier) {
+        std::optional<TypeKind> reg = declaredType(o);
+        if (o.kind == ParsedOperand::Vec || o.kind == ParsedOperand::Float ||
+            (o.kind == ParsedOperand::Int && o.intValue >> 32) ||
+            (reg && getTypeBitWidth(*reg) == 32))
+          return p.error(o.tok, "'cp.async.bulk' takes the mbarrier's "
+                                "address here, not " +
+                                    Parser::describe(o.tok));
+        continue;
+      }
+      bool address = i < 2;
       if ((o.kind == ParsedOperand::Addr) != address)
         return p.error(o.tok,
                        "'cp.async.bulk' takes " +
@@ -4126,11 +4137,43 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                           "vshr", "vmad", "vset", "vavrg"},
                          mnemonic.rtrim("24")))
     for (const ParsedOperand &o : operands)
-      if (declaredType(o) == TypeKind::pred)
-        return p.error(o.tok, "'" + mnemonic +
-                                  "' reads and writes 32-bit "
-                                  "registers, not the predicate '" +
-                                  o.name + "'");
+      if (std::optional<TypeKind> reg = not32(o);
+          reg && o.kind != ParsedOperand::Int)
+        return refuseRegister(mnemonic, o, *reg, "integer register");
+  // Seed 40 with --words: prefetch and prefetch.tensormap read one
+  // [address]; pmevent's event is an immediate; cp.async copies 4, 8 or 16
+  // bytes, written as a number; shf, sad and wgmma take no float bits;
+  // tensormap.cp_fenceproxy copies [to], [from] of 128 bytes; multimem
+  // takes no flag.
+  if (mnemonic == "prefetch" &&
+      (operands.size() != 1 || operands[0].kind != ParsedOperand::Addr))
+    return p.error(opTok, "'prefetch' takes one address [a]");
+  if (mnemonic == "pmevent" && operands.size() == 1 &&
+      operands[0].kind != ParsedOperand::Int)
+    return p.error(operands[0].tok, "'pmevent' takes an immediate event, "
+                                    "not " +
+                                        Parser::describe(operands[0].tok));
+  if (mnemonic == "cp.async" && operands.size() >= 3 &&
+      (operands[2].kind != ParsedOperand::Int ||
+       !llvm::is_contained({4u, 8u, 16u}, operands[2].intValue)))
+    return p.error(operands[2].tok, "'cp.async' copies 4, 8 or 16 bytes, "
+                                    "written as a number, not " +
+                                        Parser::describe(operands[2].tok));
+  if (llvm::is_contained({"shf", "sad"}, mnemonic) ||
+      mnemonic.starts_with("wgmma.mma_async"))
+    for (const ParsedOperand &o : llvm::drop_begin(operands))
+      if (o.kind == ParsedOperand::Float)
+        return p.error(o.tok, "'" + mnemonic + "' takes no float literal (" +
+                                  o.tok.text + ")");
+  if (mnemonic == "tensormap.cp_fenceproxy" &&
+      (operands.size() != 3 || operands[0].kind != ParsedOperand::Addr ||
+       operands[1].kind != ParsedOperand::Addr))
+    return p.error(opTok, "'tensormap.cp_fenceproxy' takes [to], [from] "
+                          "and the size");
+  if (mnemonic.starts_with("multimem."))
+    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
   if ((mnemonic == "suld" || mnemonic == "sust") && operands.size() == 2) {
     const ParsedOperand &values = operands[mnemonic == "suld" ? 0 : 1];
     size_t n = values.kind == ParsedOperand::Vec ? values.elems.size() : 1;
@@ -4147,8 +4190,21 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[0].tok,
                    "'tensormap.replace' writes an address [a], not " +
                        Parser::describe(operands[0].tok));
+  // (Its mbarrier completes a copy into shared memory; a bulk group's
+  // copies go to .global; seed 40.)
+  if (mnemonic == "cp.async.bulk" && mods.getSpaces().size() == 1)
+    return p.error(opTok, "'cp.async.bulk' names two state spaces "
+                          "(destination, source)");
   if (mnemonic == "cp.async.bulk" && mods.getSpaces().size() == 2) {
     StateSpace dst = mods.getSpaces()[0], src = mods.getSpaces()[1];
+    if (mods.has(Flag::mbarrier_complete_tx_bytes) ==
+        (dst == StateSpace::global))
+      return p.error(opTok, dst == StateSpace::global
+                                ? "'cp.async.bulk' into .global completes "
+                                  "as a .bulk_group"
+                                : "'cp.async.bulk' into shared memory "
+                                  "completes on an mbarrier "
+                                  "(.mbarrier::complete_tx::bytes)");
     bool sharedDst =
         dst == StateSpace::shared_cluster || dst == StateSpace::shared_cta;
     bool fits =
@@ -4270,6 +4326,16 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (!kind && types.size() != 4)
       return p.error(opTok, "'mma' names four types (D, A, B, C), not " +
                                 Twine(types.size()));
+    // A's and B's layouts, both written (ptxas: "'.blayout' modifier
+    // required"; seed 40).
+    if (ArrayAttr extras = mods.getExtras();
+        !kind &&
+        llvm::count_if(extras ? extras.getValue() : ArrayRef<Attribute>(),
+                       [](Attribute e) {
+                         StringRef w = cast<StringAttr>(e).getValue();
+                         return w == "row" || w == "col";
+                       }) != 2)
+      return p.error(opTok, "'mma' needs A's and B's layouts (.row.col)");
     // A and B of one float type (the 8-bit floats may differ; seed 38).
     if (types.size() == 4 &&
         llvm::is_contained(
@@ -4887,17 +4953,19 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
       llvm::is_contained(
-          {"add",      "sub",      "mul",         "mad",       "div",   "rem",
-           "abs",      "neg",      "min",         "max",       "and",   "or",
-           "xor",      "not",      "shl",         "shr",       "mov",   "selp",
-           "fma",      "bfe",      "bfi",         "prmt",      "popc",  "clz",
-           "brev",     "cvta",     "shf",         "atom",      "red",   "sqrt",
-           "rsqrt",    "rcp",      "sin",         "cos",       "lg2",   "ex2",
-           "tanh",     "bfind",    "testp",       "copysign",  "mul24", "mad24",
-           "addc",     "subc",     "madc",        "sad",       "lop3",  "bmsk",
-           "szext",    "ldmatrix", "stmatrix",    "bar.red",   "vote",  "redux",
-           "cnot",     "fns",      "barrier.red", "match",     "setp",  "shfl",
-           "isspacep", "txq",      "suq",         "activemask"},
+          {"add",      "sub",         "mul",   "mad",        "div",
+           "rem",      "abs",         "neg",   "min",        "max",
+           "and",      "or",          "xor",   "not",        "shl",
+           "shr",      "mov",         "selp",  "fma",        "bfe",
+           "bfi",      "prmt",        "popc",  "clz",        "brev",
+           "cvta",     "shf",         "atom",  "red",        "sqrt",
+           "rsqrt",    "rcp",         "sin",   "cos",        "lg2",
+           "ex2",      "tanh",        "bfind", "testp",      "copysign",
+           "mul24",    "mad24",       "addc",  "subc",       "madc",
+           "sad",      "lop3",        "bmsk",  "szext",      "ldmatrix",
+           "stmatrix", "bar.red",     "vote",  "redux",      "cnot",
+           "fns",      "barrier.red", "match", "setp",       "shfl",
+           "isspacep", "txq",         "suq",   "activemask", "createpolicy"},
           mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
