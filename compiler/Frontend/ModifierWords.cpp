@@ -160,6 +160,10 @@ std::optional<std::string> checkBarrierForms(StringRef mnemonic,
       *sem != MemSemantics::acquire && *sem != MemSemantics::release)
     return says("'fence' takes no ." + stringifyMemSemantics(*sem) +
                 " (its orderings: .sc, .acq_rel, .acquire, .release)");
+  // (The proxy kinds are .proxy's: fence.tensormap::generic is not PTX;
+  // seed 41.)
+  if (!proxy && (extra("tensormap::generic") || extra("async::generic")))
+    return says("'fence' names a proxy kind after .proxy");
   bool restricted = extra("sync_restrict::shared::cta") ||
                     extra("sync_restrict::shared::cluster");
   // (ptxas: "Feature '.sync_restrict' requires PTX ISA .version 8.6".)

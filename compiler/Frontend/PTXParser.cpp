@@ -3344,7 +3344,7 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'prefetch' needs a cache level (.L1, .L2)");
   if (mods.getRounding() == RoundingMode::rna && mnemonic != "cvt")
     return p.error(opTok, "'" + mnemonic + "' takes no .rna (it is cvt's)");
-  if ((mnemonic == "mul24" || mnemonic == "mad24") &&
+  if ((mnemonic == "mul24" || mnemonic == "mad24" || mnemonic == "madc") &&
       mods.getMode() != Mode::hi && mods.getMode() != Mode::lo)
     return p.error(opTok, "'" + mnemonic + "' needs .hi or .lo");
   bool videoOp = mnemonic.size() > 1 && mnemonic.front() == 'v' &&
@@ -3385,6 +3385,33 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                 stringifyTypeKind(types[1]) +
                                 "' needs a rounding modifier");
   }
+  // Seed 41 with --words: ld/st/atom/red take no bare cache level (.L1,
+  // .L2: prefetch's); cp.async's flags are the cache hint and L2's
+  // prefetch size; sad has no 8-bit types; div rounds or is .approx or
+  // .full, not both; multimem.ld_reduce names its type; txq names its
+  // query.
+  if (llvm::is_contained({"ld", "ldu", "st", "atom", "red"}, mnemonic) &&
+      (mods.has(Flag::L1) || mods.has(Flag::L2)))
+    return p.error(opTok, "'" + mnemonic + "' has no cache level ." +
+                              (mods.has(Flag::L1) ? "L1" : "L2") +
+                              " (it is prefetch's)");
+  if (mnemonic == "cp.async")
+    if (std::optional<Flag> f =
+            firstFlag(mods, ~flagBits({Flag::L2_cache_hint, Flag::L2_64B,
+                                       Flag::L2_128B, Flag::L2_256B})))
+      return p.error(opTok, "'cp.async' has no modifier ." + stringifyFlag(*f));
+  if (mnemonic == "sad" && types.size() == 1 && getTypeBitWidth(types[0]) == 8)
+    return p.error(opTok, "'sad' has no type ." + stringifyTypeKind(types[0]));
+  if (mnemonic == "div" && mods.getRounding() &&
+      (mods.has(Flag::approx) || mods.has(Flag::full)))
+    return p.error(opTok, "'div' rounds or is .approx or .full, not both");
+  if (mnemonic == "multimem.ld_reduce" && types.empty())
+    return p.error(opTok, "'multimem.ld_reduce' needs a type");
+  if (mnemonic == "txq" &&
+      !(mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
+          return cast<StringAttr>(e).getValue() != "level";
+        })))
+    return p.error(opTok, "'txq' needs a query (.width, .height, ...)");
   // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
   // takes one operand, sad no predicate.
   if (mnemonic == "fma" && types.size() == 1 &&
@@ -3556,6 +3583,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'cvt' makes .tf32 from .f32 only, not ." +
                                 stringifyTypeKind(types[0]) + " from ." +
                                 stringifyTypeKind(types[1]));
+    // A packed pair is a register of its exact width (ptxas: "Arguments
+    // mismatch" for an .e5m2x2 in a 32-bit register; seed 41).
+    for (auto [i, o] : llvm::enumerate(operands)) {
+      TypeKind t = types[i == 0 ? 0 : 1];
+      std::optional<TypeKind> reg = declaredType(o);
+      // (ptxas takes a 64-bit destination for .f16x2 from .f32 only.)
+      bool wider = reg && i == 0 && types[0] == TypeKind::f16x2 &&
+                   types[1] == TypeKind::f32 && getTypeBitWidth(*reg) == 64;
+      if (reg && stringifyTypeKind(t).ends_with("x2") && !wider &&
+          getTypeBitWidth(*reg) != getTypeBitWidth(t))
+        return p.error(
+            o.tok, "'cvt' of ." + stringifyTypeKind(t) + " takes a " +
+                       Twine(getTypeBitWidth(t)) + "-bit register, not the ." +
+                       stringifyTypeKind(*reg) + " register '" + o.name + "'");
+    }
     // (ptxas reads a .b64 register as an .f32 for other conversions.)
     if (types[0] == TypeKind::tf32 && operands.size() >= 2)
       if (std::optional<TypeKind> reg = declaredType(operands[1]);
@@ -4142,7 +4184,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
         return refuseRegister(mnemonic, o, *reg, "integer register");
   // Seed 40 with --words: prefetch and prefetch.tensormap read one
   // [address]; pmevent's event is an immediate; cp.async copies 4, 8 or 16
-  // bytes, written as a number; shf, sad and wgmma take no float bits;
+  // bytes, written as a number; shf and wgmma take no float bits;
   // tensormap.cp_fenceproxy copies [to], [from] of 128 bytes; multimem
   // takes no flag.
   if (mnemonic == "prefetch" &&
@@ -4159,8 +4201,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[2].tok, "'cp.async' copies 4, 8 or 16 bytes, "
                                     "written as a number, not " +
                                         Parser::describe(operands[2].tok));
-  if (llvm::is_contained({"shf", "sad"}, mnemonic) ||
-      mnemonic.starts_with("wgmma.mma_async"))
+  if (mnemonic == "shf" || mnemonic.starts_with("wgmma.mma_async"))
     for (const ParsedOperand &o : llvm::drop_begin(operands))
       if (o.kind == ParsedOperand::Float)
         return p.error(o.tok, "'" + mnemonic + "' takes no float literal (" +
@@ -4170,6 +4211,27 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
        operands[1].kind != ParsedOperand::Addr))
     return p.error(opTok, "'tensormap.cp_fenceproxy' takes [to], [from] "
                           "and the size");
+  // createpolicy writes a 64-bit policy from a fraction (.fractional),
+  // an [address] and two sizes (.range) or a policy (.cvt);
+  // tensormap.replace writes one value (seed 41).
+  if (mnemonic == "createpolicy" && !operands.empty()) {
+    bool range = llvm::any_of(
+        mods.getExtras() ? mods.getExtras().getValue() : ArrayRef<Attribute>(),
+        [](Attribute e) { return cast<StringAttr>(e).getValue() == "range"; });
+    if (operands.size() != (range ? 4u : 2u))
+      return p.error(opTok, "'createpolicy' takes " + Twine(range ? 4 : 2) +
+                                " operands, not " + Twine(operands.size()));
+    if (std::optional<TypeKind> reg = declaredType(operands[0]);
+        reg && getTypeBitWidth(*reg) != 64)
+      return p.error(operands[0].tok,
+                     "'createpolicy' writes a 64-bit policy, not the ." +
+                         stringifyTypeKind(*reg) + " register '" +
+                         operands[0].name + "'");
+  }
+  if (mnemonic == "tensormap.replace" && operands.size() != 2)
+    return p.error(opTok, "'tensormap.replace' takes [tensor map] and a "
+                          "value, not " +
+                              Twine(operands.size()) + " operands");
   if (mnemonic.starts_with("multimem."))
     if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
       return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
@@ -4602,18 +4664,18 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     int sources = 0;
     bool dest = true;
     // (addc, subc: the differential fuzzer, seed 33.)
-    if (llvm::is_contained({"add",  "sub",   "min",      "max", "and",  "or",
-                            "xor",  "not",   "neg",      "abs", "addc", "subc",
-                            "div",  "rem",   "copysign", "fma", "mad",  "mul",
-                            "sqrt", "rsqrt", "rcp",      "sin", "cos",  "lg2",
-                            "ex2",  "tanh",  "mov"},
-                           mnemonic))
+    if (llvm::is_contained(
+            {"add", "sub",  "min",  "max",   "and",   "or",  "xor",      "not",
+             "neg", "abs",  "addc", "subc",  "div",   "rem", "copysign", "fma",
+             "mad", "mul",  "sqrt", "rsqrt", "rcp",   "sin", "cos",      "lg2",
+             "ex2", "tanh", "mov",  "mul24", "mad24", "sad"},
+            mnemonic))
       sources = -1;
     else if (mnemonic == "selp")
       sources = 2;
     else if (mnemonic == "setp")
       sources = 2, dest = false;
-    else if (llvm::is_contained({"popc", "clz", "bfind"}, mnemonic))
+    else if (llvm::is_contained({"popc", "clz", "bfind", "testp"}, mnemonic))
       sources = 1, dest = false;
     else if (mnemonic == "redux")
       sources = 1;
@@ -4953,19 +5015,20 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
       llvm::is_contained(
-          {"add",      "sub",         "mul",   "mad",        "div",
-           "rem",      "abs",         "neg",   "min",        "max",
-           "and",      "or",          "xor",   "not",        "shl",
-           "shr",      "mov",         "selp",  "fma",        "bfe",
-           "bfi",      "prmt",        "popc",  "clz",        "brev",
-           "cvta",     "shf",         "atom",  "red",        "sqrt",
-           "rsqrt",    "rcp",         "sin",   "cos",        "lg2",
-           "ex2",      "tanh",        "bfind", "testp",      "copysign",
-           "mul24",    "mad24",       "addc",  "subc",       "madc",
-           "sad",      "lop3",        "bmsk",  "szext",      "ldmatrix",
-           "stmatrix", "bar.red",     "vote",  "redux",      "cnot",
-           "fns",      "barrier.red", "match", "setp",       "shfl",
-           "isspacep", "txq",         "suq",   "activemask", "createpolicy"},
+          {"add",       "sub",         "mul",   "mad",        "div",
+           "rem",       "abs",         "neg",   "min",        "max",
+           "and",       "or",          "xor",   "not",        "shl",
+           "shr",       "mov",         "selp",  "fma",        "bfe",
+           "bfi",       "prmt",        "popc",  "clz",        "brev",
+           "cvta",      "shf",         "atom",  "red",        "sqrt",
+           "rsqrt",     "rcp",         "sin",   "cos",        "lg2",
+           "ex2",       "tanh",        "bfind", "testp",      "copysign",
+           "mul24",     "mad24",       "addc",  "subc",       "madc",
+           "sad",       "lop3",        "bmsk",  "szext",      "ldmatrix",
+           "stmatrix",  "bar.red",     "vote",  "redux",      "cnot",
+           "fns",       "barrier.red", "match", "setp",       "shfl",
+           "isspacep",  "txq",         "suq",   "activemask", "createpolicy",
+           "setmaxnreg"},
           mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
