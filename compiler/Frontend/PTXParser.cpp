@@ -2472,6 +2472,10 @@ static bool registerFits(TypeKind inst, TypeKind reg) {
   // for `add.f32 %f1, %q1, %f2`; seed 38 with --words).
   if (reg == TypeKind::b128 && inst != TypeKind::b128)
     return false;
+  // A half's register holds a .b value of its width, not an integer
+  // (`set.eq.f16.u32 d, %h, %h` for .f16 registers; seed 42).
+  if (isHalfType(reg))
+    return i == 'b' && getTypeBitWidth(inst) == getTypeBitWidth(reg);
   if (!i || !r)
     return true;
   if (getTypeBitWidth(inst) != getTypeBitWidth(reg))
@@ -3412,6 +3416,44 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
           return cast<StringAttr>(e).getValue() != "level";
         })))
     return p.error(opTok, "'txq' needs a query (.width, .height, ...)");
+  // Seed 42 with --words: an L1 eviction priority replaces the cache
+  // operator ("Modifier '.evict_last' cannot be combined with modifier
+  // '.ca'"); atomics take no eviction priority; an mbarrier's ordering
+  // has a scope; txq and suq take no flag; wgmma names three types;
+  // ldmatrix/stmatrix are .sync.aligned, of one state space.
+  if ((mnemonic == "ld" || mnemonic == "st") && mods.getCache())
+    if (std::optional<Flag> f = firstFlag(
+            mods, flagBits({Flag::L1_evict_normal, Flag::L1_evict_unchanged,
+                            Flag::L1_evict_first, Flag::L1_evict_last,
+                            Flag::L1_no_allocate})))
+      return p.error(opTok, "'" + mnemonic + "' takes ." + stringifyFlag(*f) +
+                                " or a cache operator, not both");
+  if (mnemonic == "atom" || mnemonic == "red")
+    if (std::optional<Flag> f = firstFlag(
+            mods, flagBits({Flag::L2_evict_first, Flag::L2_evict_last,
+                            Flag::L2_evict_normal, Flag::L2_evict_unchanged})))
+      return p.error(opTok, "'" + mnemonic + "' has no eviction priority ." +
+                                stringifyFlag(*f));
+  if (mnemonic.starts_with("mbarrier.") && mods.getSem() && !mods.getScope())
+    return p.error(opTok, "'" + mnemonic + "." +
+                              stringifyMemSemantics(*mods.getSem()) +
+                              "' needs a scope (.cta, .cluster)");
+  if (mnemonic == "txq" || mnemonic == "suq")
+    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
+  if (mnemonic.starts_with("wgmma.mma_async") && types.size() != 3)
+    return p.error(opTok, "'" + mnemonic +
+                              "' names three types (D, A, B), "
+                              "not " +
+                              Twine(types.size()));
+  if (mnemonic == "ldmatrix" || mnemonic == "stmatrix") {
+    if (!mods.has(Flag::sync) || !mods.has(Flag::aligned))
+      return p.error(opTok, "'" + mnemonic + "' is written " + mnemonic +
+                                ".sync.aligned");
+    if (mods.getSpaces().size() > 1)
+      return p.error(opTok, "'" + mnemonic + "' takes one state space");
+  }
   // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
   // takes one operand, sad no predicate.
   if (mnemonic == "fma" && types.size() == 1 &&
