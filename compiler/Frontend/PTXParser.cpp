@@ -3454,6 +3454,37 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     if (mods.getSpaces().size() > 1)
       return p.error(opTok, "'" + mnemonic + "' takes one state space");
   }
+  // Seed 43 with --words: the math functions do not saturate; ex2 of
+  // .bf16 pairs flushes (".ftz modifier required"); vshl/vshr shift by a
+  // .u32; createpolicy's fraction and range name an eviction priority;
+  // tld4 takes no flag.
+  if (llvm::is_contained(
+          {"sin", "cos", "lg2", "ex2", "tanh", "rsqrt", "rcp", "sqrt"},
+          mnemonic) &&
+      mods.has(Flag::sat))
+    return p.error(opTok, "'" + mnemonic + "' takes no .sat");
+  if (mnemonic == "ex2" && types.size() == 1 &&
+      (types[0] == TypeKind::bf16 || types[0] == TypeKind::bf16x2) &&
+      !mods.has(Flag::ftz))
+    return p.error(opTok,
+                   "'ex2." + stringifyTypeKind(types[0]) + "' needs .ftz");
+  if ((mnemonic == "vshl" || mnemonic == "vshr") && types.size() == 3 &&
+      types[2] != TypeKind::u32)
+    return p.error(opTok, "'" + mnemonic + "' shifts by a .u32, not ." +
+                              stringifyTypeKind(types[2]));
+  if (mnemonic == "createpolicy" && mods.getExtras() &&
+      llvm::none_of(mods.getExtras(),
+                    [](Attribute e) {
+                      return cast<StringAttr>(e).getValue() == "cvt";
+                    }) &&
+      !firstFlag(mods,
+                 flagBits({Flag::L2_evict_last, Flag::L2_evict_normal,
+                           Flag::L2_evict_first, Flag::L2_evict_unchanged})))
+    return p.error(opTok, "'createpolicy' needs an eviction priority "
+                          "(.L2::evict_last, ...)");
+  if (mnemonic == "tld4")
+    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
+      return p.error(opTok, "'tld4' has no modifier ." + stringifyFlag(*f));
   // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
   // takes one operand, sad no predicate.
   if (mnemonic == "fma" && types.size() == 1 &&
