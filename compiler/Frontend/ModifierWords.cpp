@@ -184,6 +184,9 @@ std::optional<std::string> checkBarrierForms(StringRef mnemonic,
     if (std::optional<Flag> f =
             otherFlag({Flag::proxy, Flag::alias, Flag::async}))
       return says("'fence.proxy' has no modifier " + flagName(*f));
+    if ((tensormap || asyncGeneric) && !mods.getSpaces().empty())
+      return says(Twine("'fence.proxy.") + (tensormap ? "tensormap" : "async") +
+                  "::generic' takes no state space");
     if ((tensormap || asyncGeneric) &&
         (!scope || !sem ||
          (*sem != MemSemantics::acquire && *sem != MemSemantics::release)))

@@ -3370,7 +3370,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
                                 stringifyFlag(*f));
   if ((mnemonic == "ld" || mnemonic == "st") && types.size() == 1 &&
-      (mods.has(Flag::L2_evict_first) || mods.has(Flag::L2_evict_last)) &&
+      (mods.has(Flag::L2_evict_first) || mods.has(Flag::L2_evict_last) ||
+       mods.has(Flag::L2_evict_normal) || mods.has(Flag::L2_evict_unchanged)) &&
       std::max(1u, mods.getVec()) * getTypeBitWidth(types[0]) != 256)
     return p.error(opTok, "'" + mnemonic +
                               "' with L2's eviction priority "
@@ -3485,6 +3486,56 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "tld4")
     if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
       return p.error(opTok, "'tld4' has no modifier ." + stringifyFlag(*f));
+  // Seed 44 with --words: the flags of loads and stores, of the carry
+  // instructions (.cc) and bar.red (none); mul24/mad24 of .u32/.s32;
+  // match of .b32/.b64; wgmma's A and B of one family; mma's bit
+  // operations on .b1 only.
+  if (llvm::is_contained({"ld", "ldu", "st"}, mnemonic))
+    if (std::optional<Flag> f = firstFlag(
+            mods,
+            ~flagBits({Flag::volatile_, Flag::nc, Flag::mmio, Flag::unified,
+                       Flag::L1_evict_normal, Flag::L1_evict_unchanged,
+                       Flag::L1_evict_first, Flag::L1_evict_last,
+                       Flag::L1_no_allocate, Flag::L2_evict_first,
+                       Flag::L2_evict_last, Flag::L2_evict_normal,
+                       Flag::L2_evict_unchanged, Flag::L2_cache_hint,
+                       Flag::L2_64B, Flag::L2_128B, Flag::L2_256B})))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
+  if (llvm::is_contained({"addc", "subc", "madc"}, mnemonic))
+    if (std::optional<Flag> f =
+            firstFlag(mods, ~static_cast<uint64_t>(Flag::cc)))
+      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
+                                stringifyFlag(*f));
+  if (mnemonic == "bar.red")
+    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
+      return p.error(opTok, "'bar.red' has no modifier ." + stringifyFlag(*f));
+  if ((mnemonic == "mul24" || mnemonic == "mad24") && types.size() == 1 &&
+      types[0] != TypeKind::u32 && types[0] != TypeKind::s32)
+    return p.error(opTok, "'" + mnemonic + "' has no type ." +
+                              stringifyTypeKind(types[0]) + " (.u32, .s32)");
+  if (mnemonic == "match" && types.size() == 1 && types[0] != TypeKind::b32 &&
+      types[0] != TypeKind::b64)
+    return p.error(opTok, "'match' compares .b32 or .b64, not ." +
+                              stringifyTypeKind(types[0]));
+  if (mnemonic.starts_with("wgmma.mma_async") && types.size() == 3) {
+    auto family = [](TypeKind t) {
+      return t == TypeKind::s8 || t == TypeKind::u8       ? 1
+             : t == TypeKind::e4m3 || t == TypeKind::e5m2 ? 2
+                                                          : 3;
+    };
+    if (family(types[1]) != family(types[2]) ||
+        (family(types[1]) == 3 && types[1] != types[2]))
+      return p.error(opTok, "'" + mnemonic + "' multiplies ." +
+                                stringifyTypeKind(types[1]) + " by ." +
+                                stringifyTypeKind(types[2]));
+  }
+  if (mnemonic == "mma" && types.size() == 4 && types[1] != TypeKind::b1 &&
+      mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
+        return llvm::is_contained({"and", "xor", "popc"},
+                                  cast<StringAttr>(e).getValue());
+      }))
+    return p.error(opTok, "'mma' names a bit operation for .b1 only");
   // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
   // takes one operand, sad no predicate.
   if (mnemonic == "fma" && types.size() == 1 &&
@@ -4274,7 +4325,12 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[2].tok, "'cp.async' copies 4, 8 or 16 bytes, "
                                     "written as a number, not " +
                                         Parser::describe(operands[2].tok));
-  if (mnemonic == "shf" || mnemonic.starts_with("wgmma.mma_async"))
+  // (shf's sources may be float bits, its shift amount not; seed 44.)
+  if (mnemonic == "shf" && operands.size() == 4 &&
+      operands[3].kind == ParsedOperand::Float)
+    return p.error(operands[3].tok,
+                   "'shf' shifts by an integer, not " + operands[3].tok.text);
+  if (mnemonic.starts_with("wgmma.mma_async"))
     for (const ParsedOperand &o : llvm::drop_begin(operands))
       if (o.kind == ParsedOperand::Float)
         return p.error(o.tok, "'" + mnemonic + "' takes no float literal (" +
@@ -4301,6 +4357,37 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                          stringifyTypeKind(*reg) + " register '" +
                          operands[0].name + "'");
   }
+  // (Seed 44: createpolicy's fraction is a float; a vector load's
+  // destination a vector of its size; wgmma's scales and transposes
+  // immediates; cp.reduce.async.bulk.tensor reduces into a tensor map's
+  // [address].)
+  if (mnemonic == "createpolicy" && operands.size() == 2 &&
+      operands[1].kind == ParsedOperand::Int &&
+      llvm::any_of(mods.getExtras() ? mods.getExtras().getValue()
+                                    : ArrayRef<Attribute>(),
+                   [](Attribute e) {
+                     return cast<StringAttr>(e).getValue() == "fractional";
+                   }))
+    return p.error(operands[1].tok, "'createpolicy.fractional' takes a "
+                                    "float fraction, not " +
+                                        operands[1].tok.text);
+  if (mnemonic == "multimem.ld_reduce" && mods.getVec() && !operands.empty() &&
+      (operands[0].kind != ParsedOperand::Vec ||
+       operands[0].elems.size() != mods.getVec()))
+    return p.error(operands[0].tok, "'multimem.ld_reduce.v" +
+                                        Twine(mods.getVec()) + "' loads " +
+                                        Twine(mods.getVec()) + " values {...}");
+  if (mnemonic.starts_with("wgmma.mma_async"))
+    for (const ParsedOperand &o :
+         llvm::drop_begin(operands, mnemonic.ends_with(".sp") ? 6 : 4))
+      if (o.kind != ParsedOperand::Int)
+        return p.error(o.tok, "'" + mnemonic + "' takes immediates here, not " +
+                                  Parser::describe(o.tok));
+  if (mnemonic == "cp.reduce.async.bulk.tensor" && !operands.empty() &&
+      operands[0].kind != ParsedOperand::Addr)
+    return p.error(operands[0].tok, "'cp.reduce.async.bulk.tensor' writes an "
+                                    "address [a], not " +
+                                        Parser::describe(operands[0].tok));
   if (mnemonic == "tensormap.replace" && operands.size() != 2)
     return p.error(opTok, "'tensormap.replace' takes [tensor map] and a "
                           "value, not " +

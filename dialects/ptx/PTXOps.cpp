@@ -122,7 +122,9 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   if (isa<CvtOp>(op) && mods.getTypes().size() == 2) {
     bool pair = stringifyTypeKind(mods.getTypes()[0]).ends_with("x2") &&
                 !stringifyTypeKind(mods.getTypes()[1]).ends_with("x2");
-    return pair ? Range{2, 3} : Range{1, 1};
+    // (The third source only with .rs; seed 44.)
+    return pair ? Range{2, mods.getRounding() == RoundingMode::rs ? 3u : 2u}
+                : Range{1, 1};
   }
   // shfl.sync: a, b, c and the member mask; the old shfl has no mask.
   if (isa<ShflOp>(op))
@@ -162,7 +164,7 @@ sourceArity(Operation *op, ModifiersAttr mods) {
                : Range{0, 0};
   if (isa<TxqOp>(op))
     return extra("level") ? Range{2, 2} : Range{1, 1};
-  if (isa<SuqOp, PmeventOp, SetmaxnregOp>(op))
+  if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp>(op))
     return Range{1, 1};
   return std::nullopt;
 }
