@@ -2461,6 +2461,12 @@ static bool isScalarFloat(TypeKind k) {
 /// type `inst` reads or writes its type: the same size, and a .b register
 /// anywhere, a .b instruction any register, .s/.u interchangeable, a float
 /// instruction float registers (PTX ISA, "Operand Type Information").
+/// The operands after the first `n` (none when there are fewer).
+static ArrayRef<ParsedOperand> after(ArrayRef<ParsedOperand> operands,
+                                     size_t n) {
+  return operands.drop_front(std::min(n, operands.size()));
+}
+
 static bool registerFits(TypeKind inst, TypeKind reg) {
   char i = typeClass(inst), r = typeClass(reg);
   // A half or a pair of halves: a .b register of its width or one of its
@@ -4212,7 +4218,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
         operands[2].kind == ParsedOperand::Int && operands[2].intValue != 16)
       return p.error(operands[2].tok, "'cp.async.cg' copies 16 bytes, not " +
                                           operands[2].tok.text);
-    for (const ParsedOperand &o : llvm::drop_begin(operands, 2))
+    for (const ParsedOperand &o : after(operands, 2))
       if (o.kind == ParsedOperand::Addr)
         return p.error(o.tok, "'cp.async' takes two addresses, the "
                               "destination's and the source's");
@@ -4271,7 +4277,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // no predicate; a surface access moves as many values as its vector;
   // tensormap.replace writes an address; cp.async.bulk's spaces.
   if (mnemonic == "redux" && types != ArrayRef<TypeKind>{TypeKind::f32})
-    for (const ParsedOperand &o : llvm::drop_begin(operands))
+    for (const ParsedOperand &o : after(operands, 1))
       if (o.kind == ParsedOperand::Float)
         return p.error(o.tok,
                        "'redux' reduces integers, not the float " + o.tok.text);
@@ -4331,7 +4337,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[3].tok,
                    "'shf' shifts by an integer, not " + operands[3].tok.text);
   if (mnemonic.starts_with("wgmma.mma_async"))
-    for (const ParsedOperand &o : llvm::drop_begin(operands))
+    for (const ParsedOperand &o : after(operands, 1))
       if (o.kind == ParsedOperand::Float)
         return p.error(o.tok, "'" + mnemonic + "' takes no float literal (" +
                                   o.tok.text + ")");
@@ -4379,7 +4385,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                         Twine(mods.getVec()) + " values {...}");
   if (mnemonic.starts_with("wgmma.mma_async"))
     for (const ParsedOperand &o :
-         llvm::drop_begin(operands, mnemonic.ends_with(".sp") ? 6 : 4))
+         after(operands, mnemonic.ends_with(".sp") ? 6 : 4))
       if (o.kind != ParsedOperand::Int)
         return p.error(o.tok, "'" + mnemonic + "' takes immediates here, not " +
                                   Parser::describe(o.tok));
