@@ -81,6 +81,13 @@ std::string flagName(Flag f) { return "." + stringifyFlag(f); }
 
 } // namespace
 
+bool hasExtra(ModifiersAttr mods, StringRef word) {
+  ArrayAttr extras = mods ? mods.getExtras() : ArrayAttr();
+  return extras && llvm::any_of(extras, [&](Attribute e) {
+           return cast<StringAttr>(e).getValue() == word;
+         });
+}
+
 std::optional<std::string> checkExtraWords(StringRef mnemonic,
                                            ModifiersAttr mods) {
   ArrayAttr extras = mods ? mods.getExtras() : ArrayAttr();
@@ -112,12 +119,7 @@ std::optional<std::string> checkBarrierForms(StringRef mnemonic,
   auto says = [&](const Twine &msg) { return msg.str(); };
   std::optional<MemScope> scope = mods.getScope();
   std::optional<MemSemantics> sem = mods.getSem();
-  auto extra = [&](StringRef w) {
-    ArrayAttr extras = mods.getExtras();
-    return extras && llvm::any_of(extras, [&](Attribute e) {
-             return cast<StringAttr>(e).getValue() == w;
-           });
-  };
+  auto extra = [&](StringRef w) { return hasExtra(mods, w); };
   bool proxy = mods.has(Flag::proxy);
   // The proxy fences are written `.proxy` first (ptxas reads
   // `fence.acq_rel.proxy.alias` as "Unknown modifier '.proxy'").

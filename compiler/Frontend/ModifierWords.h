@@ -22,6 +22,10 @@
 
 namespace zluda::frontend {
 
+/// Whether `mods` keeps the word `word` verbatim (`range` of
+/// createpolicy.range).
+bool hasExtra(ptx::ModifiersAttr mods, llvm::StringRef word);
+
 /// What is wrong with the words instruction `mnemonic` keeps verbatim in
 /// `mods`, if anything: one it does not know ("'membar' has no modifier
 /// .foo"). Instructions whose words are checked with their forms (tex,

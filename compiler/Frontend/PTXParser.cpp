@@ -454,6 +454,11 @@ private:
   /// tex's operands, register by register (ptxas: "Arguments mismatch"):
   /// results of the result type, the texture handle, coordinates by the
   /// geometry, offsets, depth, level of detail and gradients.
+  /// A texture's or surface's [handle, {coordinates}]: a 64-bit handle,
+  /// as many coordinates as the geometry has; the coordinates.
+  FailureOr<ArrayRef<ParsedOperand>>
+  checkImageAddress(const ParsedOperand &addr, Geometry geom, StringRef where,
+                    StringRef kind);
   /// suld's, sust's and sured's operands: the surface handle, coordinates
   /// by the geometry (32-bit integers), values of the type's width.
   LogicalResult checkSurfaceOperands(StringRef mnemonic, ModifiersAttr mods,
@@ -467,6 +472,10 @@ private:
   /// "'mnemonic' takes a 32-bit `what`, not the .T register 'o'".
   LogicalResult refuseRegister(StringRef mnemonic, const ParsedOperand &o,
                                TypeKind reg, StringRef what);
+  /// A register of `bits` bits where `o` names a register: "`what`, not
+  /// the .T register 'o'" otherwise.
+  LogicalResult requireBits(const ParsedOperand &o, unsigned bits,
+                            const Twine &what);
   /// A predicate where `o` names a register: "'mnemonic' `verb` a
   /// predicate, not the .T register 'o'" otherwise.
   LogicalResult requirePredicate(StringRef mnemonic, const ParsedOperand &o,
@@ -2461,6 +2470,11 @@ static bool isScalarFloat(TypeKind k) {
 /// type `inst` reads or writes its type: the same size, and a .b register
 /// anywhere, a .b instruction any register, .s/.u interchangeable, a float
 /// instruction float registers (PTX ISA, "Operand Type Information").
+/// The elements of a vector operand {a, b}, or the operand alone.
+static ArrayRef<ParsedOperand> elementsOf(const ParsedOperand &o) {
+  return o.kind == ParsedOperand::Vec ? ArrayRef(o.elems) : ArrayRef(o);
+}
+
 /// The operands after the first `n` (none when there are fewer).
 static ArrayRef<ParsedOperand> after(ArrayRef<ParsedOperand> operands,
                                      size_t n) {
@@ -2755,6 +2769,31 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
   return checkSurfaceOperands(mnemonic, mods, operands);
 }
 
+FailureOr<ArrayRef<ParsedOperand>>
+FunctionBuilder::checkImageAddress(const ParsedOperand &addr, Geometry geom,
+                                   StringRef where, StringRef kind) {
+  if (std::optional<TypeKind> reg = declaredType(addr.elems.front());
+      reg && getTypeBitWidth(*reg) != 64)
+    return p.error(addr.elems.front().tok,
+                   "a " + kind + " handle is 64-bit, not the ." +
+                       stringifyTypeKind(*reg) + " register '" +
+                       addr.elems.front().name + "'");
+  // One, two or four coordinates (ptxas: "Operand vector size doesn't
+  // match geometry", "Illegal vector size: 3").
+  if (addr.elems.size() < 2)
+    return ArrayRef<ParsedOperand>();
+  unsigned need = geom == Geometry::g1d                            ? 1
+                  : geom == Geometry::g2d || geom == Geometry::a1d ? 2
+                                                                   : 4;
+  ArrayRef<ParsedOperand> coords = elementsOf(addr.elems.back());
+  if (coords.size() < need || coords.size() == 3)
+    return p.error(addr.elems.back().tok, where + " takes " + Twine(need) +
+                                              " coordinate" +
+                                              (need == 1 ? "" : "s") +
+                                              ", not " + Twine(coords.size()));
+  return coords;
+}
+
 LogicalResult
 FunctionBuilder::checkSurfaceOperands(StringRef mnemonic, ModifiersAttr mods,
                                       ArrayRef<ParsedOperand> operands) {
@@ -2765,30 +2804,13 @@ FunctionBuilder::checkSurfaceOperands(StringRef mnemonic, ModifiersAttr mods,
   std::string where =
       ("'" + mnemonic + "." + stringifyGeometry(geom) + "'").str();
   bool load = mnemonic == "suld";
-  const ParsedOperand &addr = operands[load ? 1 : 0];
-  auto elements = [](const ParsedOperand &o) {
-    return o.kind == ParsedOperand::Vec ? ArrayRef(o.elems) : ArrayRef(o);
-  };
-  if (std::optional<TypeKind> reg = declaredType(addr.elems.front());
-      reg && getTypeBitWidth(*reg) != 64)
-    return p.error(addr.elems.front().tok,
-                   "a surface handle is 64-bit, not the ." +
-                       stringifyTypeKind(*reg) + " register '" +
-                       addr.elems.front().name + "'");
-  unsigned need = geom == Geometry::g1d                            ? 1
-                  : geom == Geometry::g2d || geom == Geometry::a1d ? 2
-                                                                   : 4;
-  if (addr.elems.size() >= 2) {
-    ArrayRef<ParsedOperand> coords = elements(addr.elems.back());
-    if (coords.size() < need || coords.size() == 3)
-      return p.error(addr.elems.back().tok,
-                     where + " takes " + Twine(need) + " coordinate" +
-                         (need == 1 ? "" : "s") + ", not " +
-                         Twine(coords.size()));
-    for (const ParsedOperand &c : coords)
-      if (std::optional<TypeKind> reg = not32(c))
-        return refuseRegister(mnemonic, c, *reg, "coordinate");
-  }
+  FailureOr<ArrayRef<ParsedOperand>> coords =
+      checkImageAddress(operands[load ? 1 : 0], geom, where, "surface");
+  if (failed(coords))
+    return failure();
+  for (const ParsedOperand &c : *coords)
+    if (std::optional<TypeKind> reg = not32(c))
+      return refuseRegister(mnemonic, c, *reg, "coordinate");
   // The values loaded, stored or combined: registers of the type's width
   // or wider, floats for the .b types only.
   auto fits = [&](TypeKind reg) {
@@ -2796,7 +2818,7 @@ FunctionBuilder::checkSurfaceOperands(StringRef mnemonic, ModifiersAttr mods,
            getTypeBitWidth(reg) >= getTypeBitWidth(type) &&
            (typeClass(type) == 'b' || typeClass(reg) != 'f');
   };
-  for (const ParsedOperand &v : elements(operands[load ? 0 : 1]))
+  for (const ParsedOperand &v : elementsOf(operands[load ? 0 : 1]))
     if (std::optional<TypeKind> reg = declaredType(v); reg && !fits(*reg))
       return p.error(v.tok, where + " of ." + stringifyTypeKind(type) +
                                 " takes no ." + stringifyTypeKind(*reg) +
@@ -2822,47 +2844,28 @@ FunctionBuilder::checkTextureOperands(ModifiersAttr mods,
                               what + ", not the ." + stringifyTypeKind(*reg) +
                               " register '" + o.name + "'");
   };
-  auto elements = [](const ParsedOperand &o) {
-    return o.kind == ParsedOperand::Vec ? ArrayRef(o.elems) : ArrayRef(o);
-  };
   // Multisample textures are addressed by texel (ptxas: "Integer
   // coordinates require .s32 instruction type").
   if ((geom == Geometry::g2dms || geom == Geometry::a2dms) &&
       ctype != TypeKind::s32)
     return p.error(operands[1].tok, where + " takes .s32 coordinates");
-  for (const ParsedOperand &e : elements(operands[0]))
+  for (const ParsedOperand &e : elementsOf(operands[0]))
     if (failed(fitsAs(e, dtype, "results")))
       return failure();
-  // The texture is a .texref or its 64-bit handle.
-  const ParsedOperand &addr = operands[1];
-  if (std::optional<TypeKind> reg = declaredType(addr.elems.front());
-      reg && getTypeBitWidth(*reg) != 64)
-    return p.error(addr.elems.front().tok,
-                   "a texture handle is 64-bit, not the ." +
-                       stringifyTypeKind(*reg) + " register '" +
-                       addr.elems.front().name + "'");
-  // The coordinates: one, two or four (ptxas: "Operand vector size doesn't
-  // match geometry", "Illegal vector size: 3"), an array's first its .u32
-  // index ("Array index ... Expecting type .u32").
+  // The texture is a .texref or its 64-bit handle; an array's first
+  // coordinate its .u32 index ("Array index ... Expecting type .u32").
+  FailureOr<ArrayRef<ParsedOperand>> coords =
+      checkImageAddress(operands[1], geom, where, "texture");
+  if (failed(coords))
+    return failure();
   bool array = llvm::is_contained(
       {Geometry::a1d, Geometry::a2d, Geometry::acube, Geometry::a2dms}, geom);
-  unsigned need = geom == Geometry::g1d                            ? 1
-                  : geom == Geometry::g2d || geom == Geometry::a1d ? 2
-                                                                   : 4;
-  if (addr.elems.size() >= 2) {
-    ArrayRef<ParsedOperand> coords = elements(addr.elems.back());
-    if (coords.size() < need || coords.size() == 3)
-      return p.error(addr.elems.back().tok,
-                     where + " takes " + Twine(need) + " coordinate" +
-                         (need == 1 ? "" : "s") + ", not " +
-                         Twine(coords.size()));
-    for (auto [i, e] : llvm::enumerate(coords))
-      // (ptxas takes a float literal among .s32 coordinates.)
-      if (e.kind != ParsedOperand::Float &&
-          failed(fitsAs(e, array && i == 0 ? TypeKind::u32 : ctype,
-                        array && i == 0 ? "array index" : "coordinates")))
-        return failure();
-  }
+  for (auto [i, e] : llvm::enumerate(*coords))
+    // (ptxas takes a float literal among .s32 coordinates.)
+    if (e.kind != ParsedOperand::Float &&
+        failed(fitsAs(e, array && i == 0 ? TypeKind::u32 : ctype,
+                      array && i == 0 ? "array index" : "coordinates")))
+      return failure();
   // After the address: an offset vector and a depth to compare, each
   // optional and in that order, then tex.level's level of detail (of the
   // coordinates' type) or tex.grad's two gradient vectors (.f32); offsets
@@ -2921,6 +2924,15 @@ LogicalResult FunctionBuilder::refuseRegister(StringRef mnemonic,
                                               TypeKind reg, StringRef what) {
   return p.error(o.tok, "'" + mnemonic + "' takes a 32-bit " + what +
                             ", not the ." + stringifyTypeKind(reg) +
+                            " register '" + o.name + "'");
+}
+
+LogicalResult FunctionBuilder::requireBits(const ParsedOperand &o,
+                                           unsigned bits, const Twine &what) {
+  std::optional<TypeKind> reg = declaredType(o);
+  if (!reg || getTypeBitWidth(*reg) == bits)
+    return success();
+  return p.error(o.tok, what + ", not the ." + stringifyTypeKind(*reg) +
                             " register '" + o.name + "'");
 }
 
@@ -3480,10 +3492,7 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'" + mnemonic + "' shifts by a .u32, not ." +
                               stringifyTypeKind(types[2]));
   if (mnemonic == "createpolicy" && mods.getExtras() &&
-      llvm::none_of(mods.getExtras(),
-                    [](Attribute e) {
-                      return cast<StringAttr>(e).getValue() == "cvt";
-                    }) &&
+      !hasExtra(mods, "cvt") &&
       !firstFlag(mods,
                  flagBits({Flag::L2_evict_last, Flag::L2_evict_normal,
                            Flag::L2_evict_first, Flag::L2_evict_unchanged})))
@@ -3729,13 +3738,10 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                        stringifyTypeKind(*reg) + " register '" + o.name + "'");
     }
     // (ptxas reads a .b64 register as an .f32 for other conversions.)
-    if (types[0] == TypeKind::tf32 && operands.size() >= 2)
-      if (std::optional<TypeKind> reg = declaredType(operands[1]);
-          reg && getTypeBitWidth(*reg) != 32)
-        return p.error(operands[1].tok,
-                       "'cvt' to .tf32 reads a 32-bit register, not the ." +
-                           stringifyTypeKind(*reg) + " register '" +
-                           operands[1].name + "'");
+    if (types[0] == TypeKind::tf32 && operands.size() >= 2 &&
+        failed(requireBits(operands[1], 32,
+                           "'cvt' to .tf32 reads a 32-bit register")))
+      return failure();
     // A pair of halves converts to a pair of 8-bit floats only: .f16x2 to
     // .e4m3x2/.e5m2x2, .bf16x2 to .ue8m0x2 (ptxas: "Unexpected instruction
     // types specified"; seed 17).
@@ -4350,30 +4356,20 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // an [address] and two sizes (.range) or a policy (.cvt);
   // tensormap.replace writes one value (seed 41).
   if (mnemonic == "createpolicy" && !operands.empty()) {
-    bool range = llvm::any_of(
-        mods.getExtras() ? mods.getExtras().getValue() : ArrayRef<Attribute>(),
-        [](Attribute e) { return cast<StringAttr>(e).getValue() == "range"; });
+    bool range = hasExtra(mods, "range");
     if (operands.size() != (range ? 4u : 2u))
       return p.error(opTok, "'createpolicy' takes " + Twine(range ? 4 : 2) +
                                 " operands, not " + Twine(operands.size()));
-    if (std::optional<TypeKind> reg = declaredType(operands[0]);
-        reg && getTypeBitWidth(*reg) != 64)
-      return p.error(operands[0].tok,
-                     "'createpolicy' writes a 64-bit policy, not the ." +
-                         stringifyTypeKind(*reg) + " register '" +
-                         operands[0].name + "'");
+    if (failed(requireBits(operands[0], 64,
+                           "'createpolicy' writes a 64-bit policy")))
+      return failure();
   }
   // (Seed 44: createpolicy's fraction is a float; a vector load's
   // destination a vector of its size; wgmma's scales and transposes
   // immediates; cp.reduce.async.bulk.tensor reduces into a tensor map's
   // [address].)
   if (mnemonic == "createpolicy" && operands.size() == 2 &&
-      operands[1].kind == ParsedOperand::Int &&
-      llvm::any_of(mods.getExtras() ? mods.getExtras().getValue()
-                                    : ArrayRef<Attribute>(),
-                   [](Attribute e) {
-                     return cast<StringAttr>(e).getValue() == "fractional";
-                   }))
+      operands[1].kind == ParsedOperand::Int && hasExtra(mods, "fractional"))
     return p.error(operands[1].tok, "'createpolicy.fractional' takes a "
                                     "float fraction, not " +
                                         operands[1].tok.text);
