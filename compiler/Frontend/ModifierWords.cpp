@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/ModifierWords.h"
 
+#include "compiler/Frontend/TargetFeatures.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
@@ -125,13 +127,12 @@ std::optional<std::string> checkBarrierForms(StringRef mnemonic,
   // `fence.acq_rel.proxy.alias` as "Unknown modifier '.proxy'").
   if (proxy && (spelled.empty() || spelled.front() != "proxy"))
     return says("'" + mnemonic + ".proxy' is written .proxy first");
-  uint64_t flags = static_cast<uint64_t>(mods.getFlags());
+  // The first flag but `allowed`.
   auto otherFlag = [&](std::initializer_list<Flag> allowed) {
-    uint64_t rest = flags;
+    uint64_t mask = ~uint64_t(0);
     for (Flag f : allowed)
-      rest &= ~static_cast<uint64_t>(f);
-    return rest ? std::optional<Flag>(static_cast<Flag>(rest & -rest))
-                : std::nullopt;
+      mask &= ~static_cast<uint64_t>(f);
+    return firstFlag(mods, mask);
   };
   if (mnemonic == "membar") {
     if (!mods.getSpaces().empty())
