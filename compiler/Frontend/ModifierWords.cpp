@@ -29,6 +29,7 @@ struct Vocabulary {
 constexpr Vocabulary kVocabulary[] = {
     {"prefetch", "tensormap"},
     {"createpolicy", "fractional range cvt global"},
+    {"cp.async.bulk", "cp_mask"},
     {"cp.reduce.async.bulk", ""},
     {"cp.async.bulk.tensor",
      "4d 5d tile::gather4 tile::scatter4 im2col::w im2col::w::128 "

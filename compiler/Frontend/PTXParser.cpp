@@ -3551,6 +3551,27 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                   cast<StringAttr>(e).getValue());
       }))
     return p.error(opTok, "'mma' names a bit operation for .b1 only");
+  // Seed 45 with --words: .volatile is an ordering of its own (ptxas:
+  // "Duplicate .volatile modifier" beside .weak or .relaxed); a conversion
+  // to 8-bit float pairs saturates; tensormap.replace is .b1024 and a
+  // value type; cp.async.bulk names two state spaces.
+  if (llvm::is_contained({"ld", "ldu", "st"}, mnemonic) &&
+      mods.has(Flag::volatile_) && mods.getSem())
+    return p.error(opTok, "'" + mnemonic + ".volatile' takes no ." +
+                              stringifyMemSemantics(*mods.getSem()));
+  if (mnemonic == "cvt" && types.size() == 2 &&
+      (types[0] == TypeKind::e4m3x2 || types[0] == TypeKind::e5m2x2) &&
+      !mods.has(Flag::satfinite))
+    return p.error(opTok, "'cvt' to ." + stringifyTypeKind(types[0]) +
+                              " needs .satfinite");
+  if (mnemonic == "tensormap.replace" &&
+      (!hasExtra(mods, "b1024") || types.size() != 1 ||
+       (types[0] != TypeKind::b32 && types[0] != TypeKind::b64)))
+    return p.error(opTok, "'tensormap.replace' is of .b1024 and a .b32 or "
+                          ".b64 value");
+  if (mnemonic == "cp.async.bulk" && mods.getSpaces().size() > 2)
+    return p.error(opTok, "'cp.async.bulk' names two state spaces, not " +
+                              Twine(mods.getSpaces().size()));
   // fma is of floats; ldmatrix and stmatrix name their shape; nanosleep
   // takes one operand, sad no predicate.
   if (mnemonic == "fma" && types.size() == 1 &&
@@ -4233,6 +4254,25 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       operands[0].kind != ParsedOperand::Addr)
     return p.error(operands[0].tok, "'cp.async' writes an address [a], not " +
                                         Parser::describe(operands[0].tok));
+  // (Seed 45: cp.async takes at most a source size and a policy besides
+  // (a fifth without .L2::cache_hint has its message below);
+  // isspacep's address is 32- or 64-bit; cp.async.bulk's size 32-bit.)
+  if (mnemonic == "cp.async" && operands.size() > 5)
+    return p.error(opTok, "'cp.async' takes [to], [from], the copy size, a "
+                          "source size and (with .L2::cache_hint) a policy; "
+                          "not " +
+                              Twine(operands.size()) + " operands");
+  if (mnemonic == "isspacep" && operands.size() == 2)
+    if (std::optional<TypeKind> reg = declaredType(operands[1]);
+        reg && *reg != TypeKind::pred && getTypeBitWidth(*reg) < 32)
+      return p.error(operands[1].tok, "'isspacep' tests a 32- or 64-bit "
+                                      "address, not the ." +
+                                          stringifyTypeKind(*reg) +
+                                          " register '" + operands[1].name +
+                                          "'");
+  if (mnemonic == "cp.async.bulk" && operands.size() >= 3)
+    if (std::optional<TypeKind> reg = not32(operands[2]))
+      return refuseRegister(mnemonic, operands[2], *reg, "size");
   // A cache policy is a 64-bit register or an immediate.
   if (mods.has(Flag::L2_cache_hint) && !operands.empty() &&
       llvm::is_contained(
@@ -4830,7 +4870,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
             {"add", "sub",  "min",  "max",   "and",   "or",  "xor",      "not",
              "neg", "abs",  "addc", "subc",  "div",   "rem", "copysign", "fma",
              "mad", "mul",  "sqrt", "rsqrt", "rcp",   "sin", "cos",      "lg2",
-             "ex2", "tanh", "mov",  "mul24", "mad24", "sad"},
+             "ex2", "tanh", "mov",  "mul24", "mad24", "sad", "madc"},
             mnemonic))
       sources = -1;
     else if (mnemonic == "selp")

@@ -253,6 +253,10 @@ void instructionFamilyNeeds(Needs &n) {
     n.add(m, 52);
   if (n.is({"nanosleep", "match", "szext", "bmsk", "fence"}))
     n.add(m, 70);
+  // (ptxas: "Instruction 'tensormap.replace' not supported on .target
+  // 'sm_90'"; seed 45.)
+  if (n.is({"tensormap.replace"}))
+    n.add(m, 90, /*arch=*/true);
   if (n.is({"membar"}) && mods.has(Flag::proxy))
     n.add(".alias", 60);
   if (n.is({"fence"}) && mods.has(Flag::async))
