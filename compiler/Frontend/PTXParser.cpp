@@ -4273,6 +4273,20 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "cp.async.bulk" && operands.size() >= 3)
     if (std::optional<TypeKind> reg = not32(operands[2]))
       return refuseRegister(mnemonic, operands[2], *reg, "size");
+  // (Seed 46: testp writes a predicate; cp.async.bulk.prefetch reads
+  // [address], size; a half is converted from a register only.)
+  if (mnemonic == "testp" && !operands.empty() &&
+      failed(requirePredicate(mnemonic, operands[0], "writes")))
+    return failure();
+  if (mnemonic == "cp.async.bulk.prefetch" &&
+      (operands.size() < 2 || operands[0].kind != ParsedOperand::Addr))
+    return p.error(opTok, "'cp.async.bulk.prefetch' takes [address] and a "
+                          "size");
+  if (mnemonic == "cvt" && types.size() == 2 && isHalfType(types[1]))
+    for (const ParsedOperand &o : after(operands, 1))
+      if (o.isLiteral())
+        return p.error(o.tok, "'cvt' from ." + stringifyTypeKind(types[1]) +
+                                  " takes a register, not " + o.tok.text);
   // A cache policy is a 64-bit register or an immediate.
   if (mods.has(Flag::L2_cache_hint) && !operands.empty() &&
       llvm::is_contained(
@@ -4590,6 +4604,16 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (!kind && types.size() != 4)
       return p.error(opTok, "'mma' names four types (D, A, B, C), not " +
                                 Twine(types.size()));
+    // (Of the matrix types only; seed 46.)
+    if (!kind)
+      for (TypeKind t : types)
+        if (!llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::tf32,
+                                 TypeKind::f32, TypeKind::f64, TypeKind::s8,
+                                 TypeKind::u8, TypeKind::s4, TypeKind::u4,
+                                 TypeKind::b1, TypeKind::s32, TypeKind::e4m3,
+                                 TypeKind::e5m2},
+                                t))
+          return p.error(opTok, "'mma' has no type ." + stringifyTypeKind(t));
     // A's and B's layouts, both written (ptxas: "'.blayout' modifier
     // required"; seed 40).
     if (ArrayAttr extras = mods.getExtras();
@@ -4836,10 +4860,11 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     size_t values = atomic  ? (mods.getRedOp() == ReduceOp::cas ? 2 : 1)
                     : store ? 1
                             : 0;
-    // (atom's and red's cache policy is not optional: seed 38, --words.)
-    bool policy = atomic && mods.has(Flag::L2_cache_hint);
+    // (The cache policy of .L2::cache_hint is not optional: seeds 38 and
+    // 46, --words; one without it is the verifier's to refuse.)
+    bool policy = mods.has(Flag::L2_cache_hint);
     size_t minOperands = addr + 1 + values + (policy ? 1 : 0);
-    size_t maxOperands = minOperands + (atomic ? 0 : 1);
+    size_t maxOperands = minOperands + (atomic || policy ? 0 : 1);
     for (size_t i = 0; i < operands.size(); ++i)
       if ((i == addr) != (operands[i].kind == ParsedOperand::Addr))
         return p.error(operands[i].tok,

@@ -166,6 +166,9 @@ sourceArity(Operation *op, ModifiersAttr mods) {
     return extra("level") ? Range{2, 2} : Range{1, 1};
   if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp>(op))
     return Range{1, 1};
+  // bar.sync: the barrier and an optional thread count (seed 46).
+  if (isa<BarSyncOp>(op))
+    return Range{1, 2};
   return std::nullopt;
 }
 
@@ -372,7 +375,8 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     // Each of them names its instruction type (`add` alone is not PTX);
     // isspacep's space is its only modifier.
     if (mods.getTypes().empty() &&
-        !isa<IsspacepOp, MembarOp, FenceOp, GriddepcontrolOp, PmeventOp>(op))
+        !isa<IsspacepOp, MembarOp, FenceOp, GriddepcontrolOp, PmeventOp,
+             BarSyncOp>(op))
       return op->emitOpError("needs an instruction type");
     auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
     unsigned n = groups ? groups.size() : op->getNumOperands();
