@@ -4659,6 +4659,19 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                     stringifyTypeKind(t) + " is " +
                                     Twine(want) + " registers, not " +
                                     Twine(o.elems.size()));
+        // .f32/.f64 elements in registers of their width; packed and
+        // integer ones in 32-bit non-float registers (ptxas: "Arguments
+        // mismatch" for .tf32 or .s32 in .f32 registers; seed 45).
+        bool wide = t == TypeKind::f32 || t == TypeKind::f64;
+        for (const ParsedOperand &e : o.elems)
+          if (std::optional<TypeKind> reg = declaredType(e);
+              reg && (*reg == TypeKind::pred ||
+                      getTypeBitWidth(*reg) != (t == TypeKind::f64 ? 64 : 32) ||
+                      (!wide && typeClass(*reg) == 'f')))
+            return p.error(e.tok, "'mma' fragment " + Twine("DABC"[i]) +
+                                      " of ." + stringifyTypeKind(t) +
+                                      " takes no ." + stringifyTypeKind(*reg) +
+                                      " register ('" + e.name + "')");
       }
     }
   }
