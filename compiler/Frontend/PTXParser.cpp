@@ -3300,13 +3300,13 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'" + mnemonic + "' needs .approx" +
                               (approxOnly ? "" : " or a rounding modifier"));
   // Found with the differential fuzzer's --words mutations (seed 38), each
-  // form probed against ptxas: mma is .sync.aligned, with no flag but
-  // .satfinite ("'.aligned' modifier required", "Illegal modifier");
-  // selp selects integers, .f32 and .f64 ("Unexpected instruction types");
-  // prefetch takes a cache level and L2's eviction priority only;
-  // rcp.approx.f64 flushes subnormals (".ftz modifier required"); the
-  // vector atomics reach .global only and the mbarriers .shared ("State
-  // space incorrect").
+  // form probed against ptxas (the flags each takes are its flag set's in
+  // PTXInstSpec.h: mma, prefetch, cp.async, ldmatrix, the mbarriers, txq,
+  // suq, tld4, multimem): mma is .sync.aligned ("'.aligned' modifier
+  // required"); selp selects integers, .f32 and .f64 ("Unexpected
+  // instruction types"); rcp.approx.f64 flushes subnormals (".ftz modifier
+  // required"); the vector atomics reach .global only and the mbarriers .shared
+  // ("State space incorrect").
   auto flagBits = [](std::initializer_list<Flag> fs) {
     uint64_t bits = 0;
     for (Flag f : fs)
@@ -3317,10 +3317,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     if (!mods.has(Flag::sync) || !mods.has(Flag::aligned))
       return p.error(opTok, "'" + mnemonic + "' is written " + mnemonic +
                                 ".sync.aligned");
-    if (std::optional<Flag> f = firstFlag(
-            mods, ~flagBits({Flag::sync, Flag::aligned, Flag::satfinite})))
-      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
-                                stringifyFlag(*f));
   }
   if (mnemonic == "selp" && types.size() == 1 &&
       !llvm::is_contained({TypeKind::b16, TypeKind::b32, TypeKind::b64,
@@ -3330,13 +3326,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                           types[0]))
     return p.error(opTok, "'selp' has no type ." + stringifyTypeKind(types[0]) +
                               " (16- to 64-bit integers, .f32, .f64)");
-  if (mnemonic == "prefetch")
-    if (std::optional<Flag> f =
-            firstFlag(mods, ~flagBits({Flag::L1, Flag::L2, Flag::L2_evict_last,
-                                       Flag::L2_evict_normal})))
-      return p.error(opTok, "'prefetch' has no modifier ." + stringifyFlag(*f) +
-                                " (.L1, .L2, .L2::evict_last, "
-                                ".L2::evict_normal)");
   if (mnemonic == "rcp" && mods.has(Flag::approx) && types.size() == 1 &&
       types[0] == TypeKind::f64 && !mods.has(Flag::ftz))
     return p.error(opTok, "'rcp.approx.f64' needs .ftz");
@@ -3354,9 +3343,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // Seed 39 with --words, each form probed against ptxas: prefetch names
   // its cache level; .rna is cvt's; mul24/mad24 say .hi or .lo (without
   // it ptxas knows no such instruction); the video instructions take .sat
-  // at most (vshl/vshr .clamp/.wrap besides, vset nothing); the mbarriers'
-  // flags; ld/st with L2's
-  // eviction priority are 256-bit; cvt's .satfinite saturates to a narrow
+  // at most (vshl/vshr .clamp/.wrap besides, vset nothing); ld/st with
+  // L2's eviction priority are 256-bit; cvt's .satfinite saturates to a narrow
   // float, and a conversion from or to a packed pair rounds.
   if (mnemonic == "prefetch" &&
       !(static_cast<uint64_t>(mods.getFlags()) &
@@ -3381,12 +3369,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                       : ~static_cast<uint64_t>(Flag::sat)))
       return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
                                 stringifyFlag(*f));
-  if (mnemonic.starts_with("mbarrier."))
-    if (std::optional<Flag> f =
-            firstFlag(mods, ~flagBits({Flag::parity, Flag::noComplete,
-                                       Flag::expect_tx, Flag::complete_tx})))
-      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
-                                stringifyFlag(*f));
   if ((mnemonic == "ld" || mnemonic == "st") && types.size() == 1 &&
       (mods.has(Flag::L2_evict_first) || mods.has(Flag::L2_evict_last) ||
        mods.has(Flag::L2_evict_normal) || mods.has(Flag::L2_evict_unchanged)) &&
@@ -3408,21 +3390,15 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                 stringifyTypeKind(types[1]) +
                                 "' needs a rounding modifier");
   }
-  // Seed 41 with --words: ld/st/atom/red take no bare cache level (.L1,
-  // .L2: prefetch's); cp.async's flags are the cache hint and L2's
-  // prefetch size; sad has no 8-bit types; div rounds or is .approx or
-  // .full, not both; multimem.ld_reduce names its type; txq names its
-  // query.
-  if (llvm::is_contained({"ld", "ldu", "st", "atom", "red"}, mnemonic) &&
+  // Seed 41 with --words: atom/red take no bare cache level (.L1, .L2:
+  // prefetch's; ld/st's flag set has none); sad has no 8-bit types; div rounds
+  // or is .approx or .full, not both; multimem.ld_reduce names its type; txq
+  // names its query.
+  if ((mnemonic == "atom" || mnemonic == "red") &&
       (mods.has(Flag::L1) || mods.has(Flag::L2)))
     return p.error(opTok, "'" + mnemonic + "' has no cache level ." +
                               (mods.has(Flag::L1) ? "L1" : "L2") +
                               " (it is prefetch's)");
-  if (mnemonic == "cp.async")
-    if (std::optional<Flag> f =
-            firstFlag(mods, ~flagBits({Flag::L2_cache_hint, Flag::L2_64B,
-                                       Flag::L2_128B, Flag::L2_256B})))
-      return p.error(opTok, "'cp.async' has no modifier ." + stringifyFlag(*f));
   if (mnemonic == "sad" && types.size() == 1 && getTypeBitWidth(types[0]) == 8)
     return p.error(opTok, "'sad' has no type ." + stringifyTypeKind(types[0]));
   if (mnemonic == "div" && mods.getRounding() &&
@@ -3438,7 +3414,7 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // Seed 42 with --words: an L1 eviction priority replaces the cache
   // operator ("Modifier '.evict_last' cannot be combined with modifier
   // '.ca'"); atomics take no eviction priority; an mbarrier's ordering
-  // has a scope; txq and suq take no flag; wgmma names three types;
+  // has a scope; wgmma names three types;
   // ldmatrix/stmatrix are .sync.aligned, of one state space.
   if ((mnemonic == "ld" || mnemonic == "st") && mods.getCache())
     if (std::optional<Flag> f = firstFlag(
@@ -3457,10 +3433,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'" + mnemonic + "." +
                               stringifyMemSemantics(*mods.getSem()) +
                               "' needs a scope (.cta, .cluster)");
-  if (mnemonic == "txq" || mnemonic == "suq")
-    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
-      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
-                                stringifyFlag(*f));
   if (mnemonic.starts_with("wgmma.mma_async") && types.size() != 3)
     return p.error(opTok, "'" + mnemonic +
                               "' names three types (D, A, B), "
@@ -3475,8 +3447,7 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   }
   // Seed 43 with --words: the math functions do not saturate; ex2 of
   // .bf16 pairs flushes (".ftz modifier required"); vshl/vshr shift by a
-  // .u32; createpolicy's fraction and range name an eviction priority;
-  // tld4 takes no flag.
+  // .u32; createpolicy's fraction and range name an eviction priority.
   if (llvm::is_contained(
           {"sin", "cos", "lg2", "ex2", "tanh", "rsqrt", "rcp", "sqrt"},
           mnemonic) &&
@@ -3498,33 +3469,10 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                            Flag::L2_evict_first, Flag::L2_evict_unchanged})))
     return p.error(opTok, "'createpolicy' needs an eviction priority "
                           "(.L2::evict_last, ...)");
-  if (mnemonic == "tld4")
-    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
-      return p.error(opTok, "'tld4' has no modifier ." + stringifyFlag(*f));
-  // Seed 44 with --words: the flags of loads and stores, of the carry
-  // instructions (.cc) and bar.red (none); mul24/mad24 of .u32/.s32;
-  // match of .b32/.b64; wgmma's A and B of one family; mma's bit
-  // operations on .b1 only.
-  if (llvm::is_contained({"ld", "ldu", "st"}, mnemonic))
-    if (std::optional<Flag> f = firstFlag(
-            mods,
-            ~flagBits({Flag::volatile_, Flag::nc, Flag::mmio, Flag::unified,
-                       Flag::L1_evict_normal, Flag::L1_evict_unchanged,
-                       Flag::L1_evict_first, Flag::L1_evict_last,
-                       Flag::L1_no_allocate, Flag::L2_evict_first,
-                       Flag::L2_evict_last, Flag::L2_evict_normal,
-                       Flag::L2_evict_unchanged, Flag::L2_cache_hint,
-                       Flag::L2_64B, Flag::L2_128B, Flag::L2_256B})))
-      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
-                                stringifyFlag(*f));
-  if (llvm::is_contained({"addc", "subc", "madc"}, mnemonic))
-    if (std::optional<Flag> f =
-            firstFlag(mods, ~static_cast<uint64_t>(Flag::cc)))
-      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
-                                stringifyFlag(*f));
-  if (mnemonic == "bar.red")
-    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
-      return p.error(opTok, "'bar.red' has no modifier ." + stringifyFlag(*f));
+  // Seed 44 with --words (the flags of loads, stores, the carry
+  // instructions and bar.red are their flag sets', PTXInstSpec.h):
+  // mul24/mad24 of .u32/.s32; match of .b32/.b64; wgmma's A and B of one
+  // family; mma's bit operations on .b1 only.
   if ((mnemonic == "mul24" || mnemonic == "mad24") && types.size() == 1 &&
       types[0] != TypeKind::u32 && types[0] != TypeKind::s32)
     return p.error(opTok, "'" + mnemonic + "' has no type ." +
@@ -4303,14 +4251,6 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                      "policy last, not " +
                                      Parser::describe(policy.tok));
   }
-  // ldmatrix and stmatrix: .sync.aligned and .trans their only flags.
-  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix"))
-    if (std::optional<Flag> f =
-            firstFlag(mods, ~(static_cast<uint64_t>(Flag::sync) |
-                              static_cast<uint64_t>(Flag::aligned) |
-                              static_cast<uint64_t>(Flag::trans))))
-      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
-                                stringifyFlag(*f));
   // txq and suq: a .b32 result of the query, from a texture or surface.
   if (mnemonic == "txq" || mnemonic == "suq") {
     if (types.size() != 1 || types[0] != TypeKind::b32)
@@ -4375,8 +4315,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // Seed 40 with --words: prefetch and prefetch.tensormap read one
   // [address]; pmevent's event is an immediate; cp.async copies 4, 8 or 16
   // bytes, written as a number; shf and wgmma take no float bits;
-  // tensormap.cp_fenceproxy copies [to], [from] of 128 bytes; multimem
-  // takes no flag.
+  // tensormap.cp_fenceproxy copies [to], [from] of 128 bytes.
   if (mnemonic == "prefetch" &&
       (operands.size() != 1 || operands[0].kind != ParsedOperand::Addr))
     return p.error(opTok, "'prefetch' takes one address [a]");
@@ -4448,10 +4387,6 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'tensormap.replace' takes [tensor map] and a "
                           "value, not " +
                               Twine(operands.size()) + " operands");
-  if (mnemonic.starts_with("multimem."))
-    if (std::optional<Flag> f = firstFlag(mods, ~uint64_t(0)))
-      return p.error(opTok, "'" + mnemonic + "' has no modifier ." +
-                                stringifyFlag(*f));
   if ((mnemonic == "suld" || mnemonic == "sust") && operands.size() == 2) {
     const ParsedOperand &values = operands[mnemonic == "suld" ? 0 : 1];
     size_t n = values.kind == ParsedOperand::Vec ? values.elems.size() : 1;

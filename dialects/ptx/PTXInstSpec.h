@@ -114,6 +114,27 @@ constexpr uint64_t Mem = f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) |
                          f(Flag::noftz) | f(Flag::mmio) | L1Eviction |
                          L2Eviction | f(Flag::L2_cache_hint) | PrefetchSize |
                          f(Flag::L1) | f(Flag::L2);
+/// ld, ldu, st: Mem without atom's .noftz and prefetch's bare levels
+/// (ptxas refuses ld.noftz, ld.L2; the differential fuzzer, seeds 41, 44).
+constexpr uint64_t LoadStore =
+    Mem & ~(f(Flag::noftz) | f(Flag::L1) | f(Flag::L2));
+/// prefetch: a level and L2's eviction priority (ptxas refuses
+/// prefetch.volatile, prefetch.L1::evict_last; seed 38).
+constexpr uint64_t Prefetch = f(Flag::L1) | f(Flag::L2) |
+                              f(Flag::L2_evict_last) | f(Flag::L2_evict_normal);
+/// cp.async: its cache hint and L2 prefetch size (ptxas refuses
+/// cp.async.clamp; seed 41).
+constexpr uint64_t CpAsync = f(Flag::L2_cache_hint) | PrefetchSize;
+/// ldmatrix, stmatrix: .sync.aligned and .trans (seed 38).
+constexpr uint64_t Matrix = f(Flag::sync) | f(Flag::aligned) | f(Flag::trans);
+/// mma: .sync.aligned and .satfinite (ptxas refuses mma.ftz; seed 38).
+constexpr uint64_t Mma = f(Flag::sync) | f(Flag::aligned) | f(Flag::satfinite);
+/// The mbarriers' waits and arrivals (ptxas refuses mbarrier.test_wait.ftz;
+/// seed 39).
+constexpr uint64_t Mbarrier = f(Flag::parity) | f(Flag::noComplete) |
+                              f(Flag::expect_tx) | f(Flag::complete_tx);
+/// addc, subc, madc: the carry alone (ptxas refuses addc.approx; seed 44).
+constexpr uint64_t Carry = f(Flag::cc);
 } // namespace fl
 
 struct InstSpec {

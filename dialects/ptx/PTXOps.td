@@ -324,9 +324,9 @@ def PTX_SubOp : PTX_InstOp<"sub", "subtraction", "sub.sat.s32 d, a, b;", "mc::T 
 def PTX_MulOp : PTX_InstOp<"mul", "multiplication", "mul.wide.s32 d, a, b; mul.rz.f64 d, a, b;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Mul", "p::Dest | p::SameWidth">;
 def PTX_MadOp : PTX_InstOp<"mad", "multiply-add", "mad.lo.cc.u32 d, a, b, c; mad.rn.f32 d, a, b, c;", "mc::T | mc::RND | mc::MODE | mc::FL", "fl::Mad", "p::Dest | p::SameWidth">;
 def PTX_FmaOp : PTX_InstOp<"fma", "fused multiply-add", "fma.rn.relu.bf16x2 d, a, b, c;", "mc::T | mc::RND | mc::FL", "fl::Fma", "p::Dest | p::SameWidth">;
-def PTX_AddcOp : PTX_InstOp<"addc", "addition with carry-in", "addc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
-def PTX_SubcOp : PTX_InstOp<"subc", "subtraction with borrow-in", "subc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
-def PTX_MadcOp : PTX_InstOp<"madc", "multiply-add with carry-in", "madc.hi.cc.u32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Math", "p::Dest | p::SameWidth">;
+def PTX_AddcOp : PTX_InstOp<"addc", "addition with carry-in", "addc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Carry", "p::Dest | p::SameWidth">;
+def PTX_SubcOp : PTX_InstOp<"subc", "subtraction with borrow-in", "subc.cc.u32 d, a, b;", "mc::T | mc::FL", "fl::Carry", "p::Dest | p::SameWidth">;
+def PTX_MadcOp : PTX_InstOp<"madc", "multiply-add with carry-in", "madc.hi.cc.u32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Carry", "p::Dest | p::SameWidth">;
 def PTX_Mul24Op : PTX_InstOp<"mul24", "24-bit multiplication", "mul24.lo.s32 d, a, b;", "mc::T | mc::MODE", "fl::None">;
 def PTX_Mad24Op : PTX_InstOp<"mad24", "24-bit multiply-add", "mad24.hi.sat.s32 d, a, b, c;", "mc::T | mc::MODE | mc::FL", "fl::Math">;
 def PTX_SadOp : PTX_InstOp<"sad", "sum of absolute differences", "sad.u32 d, a, b, c;", "mc::T", "fl::None">;
@@ -379,12 +379,12 @@ def PTX_ShrOp : PTX_InstOp<"shr", "shift right", "shr.s32 d, a, b;", "mc::T", "f
 def PTX_MovOp : PTX_InstOp<"mov", "move, pack and unpack", "mov.b64 d, {lo, hi}; mov.u64 d, sym;", "mc::T | mc::VEC", "fl::None">;
 def PTX_ShflOp : PTX_InstOp<"shfl", "warp shuffle (`shfl.sync` and the pre-sm_70 form)", "shfl.sync.bfly.b32 d|p, a, b, c, membermask;", "mc::T | mc::MODE | mc::FL", "fl::WarpSync">;
 def PTX_PrmtOp : PTX_InstOp<"prmt", "byte permute", "prmt.b32.f4e d, a, b, c;", "mc::T | mc::MODE", "fl::None">;
-def PTX_LdOp : PTX_InstOp<"ld", "load", "ld.global.nc.v4.f32 {a, b, c, d}, [addr+16];", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::Mem">;
-def PTX_LduOp : PTX_InstOp<"ldu", "load uniform", "ldu.global.f32 d, [a];", "mc::T | mc::SP | mc::VEC | mc::FL", "fl::Mem">;
-def PTX_StOp : PTX_InstOp<"st", "store", "st.shared.v2.u32 [addr], {a, b};", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::Mem", "p::None">;
+def PTX_LdOp : PTX_InstOp<"ld", "load", "ld.global.nc.v4.f32 {a, b, c, d}, [addr+16];", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::LoadStore">;
+def PTX_LduOp : PTX_InstOp<"ldu", "load uniform", "ldu.global.f32 d, [a];", "mc::T | mc::SP | mc::VEC | mc::FL", "fl::LoadStore">;
+def PTX_StOp : PTX_InstOp<"st", "store", "st.shared.v2.u32 [addr], {a, b};", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::LoadStore", "p::None">;
 def PTX_StAsyncOp : PTX_InstOp<"st.async", "asynchronous store to distributed shared memory", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [addr], b, [mbar];", "mc::T | mc::SP | mc::VEC | mc::FL | mc::SEM | mc::SCOPE", "fl::All", "p::None">;
 def PTX_StBulkOp : PTX_InstOp<"st.bulk", "bulk zero-initialization of shared memory", "st.bulk.weak.shared::cta [a], size, 0;", "mc::SP | mc::SEM", "fl::None", "p::None">;
-def PTX_PrefetchOp : PTX_InstOp<"prefetch", "prefetch to a cache level", "prefetch.global.L2::evict_last [a];", "mc::SP | mc::FL | mc::EXTRA", "fl::Mem", "p::None">;
+def PTX_PrefetchOp : PTX_InstOp<"prefetch", "prefetch to a cache level", "prefetch.global.L2::evict_last [a];", "mc::SP | mc::FL | mc::EXTRA", "fl::Prefetch", "p::None">;
 def PTX_PrefetchuOp : PTX_InstOp<"prefetchu", "prefetch to the uniform cache", "prefetchu.L1 [a];", "mc::FL", "fl::Mem", "p::None">;
 def PTX_ApplyPriorityOp : PTX_InstOp<"applypriority", "apply a cache eviction priority", "applypriority.global.L2::evict_normal [a], 128;", "mc::SP | mc::FL", "fl::Mem", "p::None">;
 def PTX_DiscardOp : PTX_InstOp<"discard", "discard a cache line", "discard.global.L2 [a], 128;", "mc::SP | mc::FL", "fl::Mem", "p::None">;
@@ -400,7 +400,7 @@ def PTX_StacksaveOp : PTX_InstOp<"stacksave", "save the stack pointer", "stacksa
 def PTX_StackrestoreOp : PTX_InstOp<"stackrestore", "restore the stack pointer", "stackrestore.u64 a;", "mc::T", "fl::None", "p::None">;
 
 // Asynchronous copies, bulk copies and tensor maps.
-def PTX_CpAsyncOp : PTX_InstOp<"cp.async", "asynchronous copy global to shared", "cp.async.cg.shared.global.L2::128B [d], [s], 16, 8;", "mc::SP | mc::CACHE | mc::FL", "fl::All", "p::None">;
+def PTX_CpAsyncOp : PTX_InstOp<"cp.async", "asynchronous copy global to shared", "cp.async.cg.shared.global.L2::128B [d], [s], 16, 8;", "mc::SP | mc::CACHE | mc::FL", "fl::CpAsync", "p::None">;
 def PTX_CpAsyncCommitGroupOp : PTX_InstOp<"cp.async.commit_group", "commit the pending cp.async operations as a group", "cp.async.commit_group;", "mc::None", "fl::None", "p::None">;
 def PTX_CpAsyncWaitGroupOp : PTX_InstOp<"cp.async.wait_group", "wait for cp.async groups", "cp.async.wait_group 1;", "mc::None", "fl::None", "p::None">;
 def PTX_CpAsyncWaitAllOp : PTX_InstOp<"cp.async.wait_all", "wait for all cp.async operations", "cp.async.wait_all;", "mc::None", "fl::None", "p::None">;
@@ -417,24 +417,24 @@ def PTX_TensormapReplaceOp : PTX_InstOp<"tensormap.replace", "modify a tensor ma
 def PTX_TensormapCpFenceproxyOp : PTX_InstOp<"tensormap.cp_fenceproxy", "copy a tensor map and fence the proxy", "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [d], [s], 128;", "mc::SP | mc::SEM | mc::SCOPE | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 
 // Matrix load/store/move.
-def PTX_LdmatrixOp : PTX_InstOp<"ldmatrix", "load matrices from shared memory", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {a, b, c, d}, [p];", "mc::T | mc::SP | mc::SHAPE | mc::COUNT | mc::FL | mc::EXTRA", "fl::All">;
-def PTX_StmatrixOp : PTX_InstOp<"stmatrix", "store matrices to shared memory", "stmatrix.sync.aligned.m8n8.x2.shared.b16 [p], {a, b};", "mc::T | mc::SP | mc::SHAPE | mc::COUNT | mc::FL | mc::EXTRA", "fl::All", "p::None">;
+def PTX_LdmatrixOp : PTX_InstOp<"ldmatrix", "load matrices from shared memory", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {a, b, c, d}, [p];", "mc::T | mc::SP | mc::SHAPE | mc::COUNT | mc::FL | mc::EXTRA", "fl::Matrix">;
+def PTX_StmatrixOp : PTX_InstOp<"stmatrix", "store matrices to shared memory", "stmatrix.sync.aligned.m8n8.x2.shared.b16 [p], {a, b};", "mc::T | mc::SP | mc::SHAPE | mc::COUNT | mc::FL | mc::EXTRA", "fl::Matrix", "p::None">;
 def PTX_MovmatrixOp : PTX_InstOp<"movmatrix", "transpose a matrix in registers", "movmatrix.sync.aligned.m8n8.trans.b16 d, a;", "mc::T | mc::SHAPE | mc::FL", "fl::All">;
 
 // Textures and surfaces.
 def PTX_TexOp : PTX_InstOp<"tex", "texture fetch", "tex.2d.v4.f32.f32 {r, g, b, a}, [tex, {x, y}];", "mc::T | mc::GEOM | mc::VEC | mc::FL | mc::EXTRA", "fl::All">;
-def PTX_Tld4Op : PTX_InstOp<"tld4", "texture gather of four texels", "tld4.r.2d.v4.f32.f32 {a, b, c, d}, [tex, {x, y}];", "mc::T | mc::GEOM | mc::MODE | mc::VEC | mc::FL | mc::EXTRA", "fl::All">;
-def PTX_TxqOp : PTX_InstOp<"txq", "texture or sampler query", "txq.width.b32 d, [tex];", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
+def PTX_Tld4Op : PTX_InstOp<"tld4", "texture gather of four texels", "tld4.r.2d.v4.f32.f32 {a, b, c, d}, [tex, {x, y}];", "mc::T | mc::GEOM | mc::MODE | mc::VEC | mc::FL | mc::EXTRA", "fl::None">;
+def PTX_TxqOp : PTX_InstOp<"txq", "texture or sampler query", "txq.width.b32 d, [tex];", "mc::T | mc::FL | mc::EXTRA", "fl::None">;
 def PTX_IstypepOp : PTX_InstOp<"istypep", "test the type of an opaque handle", "istypep.texref p, a;", "mc::T", "fl::None">;
 def PTX_SuldOp : PTX_InstOp<"suld", "surface load", "suld.b.2d.v4.b32.trap {a, b, c, d}, [surf, {x, y}];", "mc::T | mc::GEOM | mc::VEC | mc::CACHE | mc::FL | mc::EXTRA", "fl::All">;
 def PTX_SustOp : PTX_InstOp<"sust", "surface store", "sust.b.2d.b32.clamp [surf, {x, y}], {a};", "mc::T | mc::GEOM | mc::VEC | mc::CACHE | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_SuredOp : PTX_InstOp<"sured", "surface reduction", "sured.b.add.2d.u32.trap [surf, {x, y}], a;", "mc::T | mc::GEOM | mc::RED | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_SuqOp : PTX_InstOp<"suq", "surface query", "suq.width.b32 d, [surf];", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
+def PTX_SuqOp : PTX_InstOp<"suq", "surface query", "suq.width.b32 d, [surf];", "mc::T | mc::FL | mc::EXTRA", "fl::None">;
 
 // Barriers, ordering and atomics.
 def PTX_BarSyncOp : PTX_InstOp<"bar.sync", "CTA barrier: wait (`bar.sync`, `bar`)", "bar.sync 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
 def PTX_BarArriveOp : PTX_InstOp<"bar.arrive", "CTA barrier: arrive without waiting", "bar.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
-def PTX_BarRedOp : PTX_InstOp<"bar.red", "CTA barrier with reduction", "bar.red.popc.u32 d, 0, p;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::Sync">;
+def PTX_BarRedOp : PTX_InstOp<"bar.red", "CTA barrier with reduction", "bar.red.popc.u32 d, 0, p;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::None">;
 def PTX_BarrierSyncOp : PTX_InstOp<"barrier.sync", "CTA barrier, non-aligned form", "barrier.sync.aligned 0;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
 def PTX_BarrierArriveOp : PTX_InstOp<"barrier.arrive", "CTA barrier arrive, non-aligned form", "barrier.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
 def PTX_BarrierRedOp : PTX_InstOp<"barrier.red", "CTA barrier with reduction, non-aligned form", "barrier.red.and.pred p, 0, q;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::Sync">;
@@ -448,12 +448,12 @@ def PTX_RedOp : PTX_InstOp<"red", "atomic reduction without result", "red.relaxe
 def PTX_RedAsyncOp : PTX_InstOp<"red.async", "asynchronous reduction on distributed shared memory", "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [a], b, [mbar];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::FL", "fl::All", "p::None">;
 def PTX_MbarrierInitOp : PTX_InstOp<"mbarrier.init", "initialize an mbarrier", "mbarrier.init.shared.b64 [a], count;", "mc::T | mc::SP", "fl::None", "p::None">;
 def PTX_MbarrierInvalOp : PTX_InstOp<"mbarrier.inval", "invalidate an mbarrier", "mbarrier.inval.shared.b64 [a];", "mc::T | mc::SP", "fl::None", "p::None">;
-def PTX_MbarrierArriveOp : PTX_InstOp<"mbarrier.arrive", "arrive on an mbarrier", "mbarrier.arrive.release.cta.shared::cta.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::All">;
-def PTX_MbarrierArriveDropOp : PTX_InstOp<"mbarrier.arrive_drop", "arrive on an mbarrier and drop out", "mbarrier.arrive_drop.shared.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::All">;
+def PTX_MbarrierArriveOp : PTX_InstOp<"mbarrier.arrive", "arrive on an mbarrier", "mbarrier.arrive.release.cta.shared::cta.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
+def PTX_MbarrierArriveDropOp : PTX_InstOp<"mbarrier.arrive_drop", "arrive on an mbarrier and drop out", "mbarrier.arrive_drop.shared.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
 def PTX_MbarrierExpectTxOp : PTX_InstOp<"mbarrier.expect_tx", "expect transaction bytes on an mbarrier", "mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [a], 64;", "mc::T | mc::SP | mc::SEM | mc::SCOPE", "fl::None", "p::None">;
 def PTX_MbarrierCompleteTxOp : PTX_InstOp<"mbarrier.complete_tx", "complete transaction bytes on an mbarrier", "mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [a], 64;", "mc::T | mc::SP | mc::SEM | mc::SCOPE", "fl::None", "p::None">;
-def PTX_MbarrierTestWaitOp : PTX_InstOp<"mbarrier.test_wait", "test an mbarrier phase", "mbarrier.test_wait.parity.shared::cta.b64 p, [a], phase;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::All">;
-def PTX_MbarrierTryWaitOp : PTX_InstOp<"mbarrier.try_wait", "wait on an mbarrier phase, with a time limit", "mbarrier.try_wait.parity.shared::cta.b64 p, [a], phase, 1000;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::All">;
+def PTX_MbarrierTestWaitOp : PTX_InstOp<"mbarrier.test_wait", "test an mbarrier phase", "mbarrier.test_wait.parity.shared::cta.b64 p, [a], phase;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
+def PTX_MbarrierTryWaitOp : PTX_InstOp<"mbarrier.try_wait", "wait on an mbarrier phase, with a time limit", "mbarrier.try_wait.parity.shared::cta.b64 p, [a], phase, 1000;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
 def PTX_MbarrierPendingCountOp : PTX_InstOp<"mbarrier.pending_count", "pending count of an mbarrier state", "mbarrier.pending_count.b64 d, state;", "mc::T", "fl::None">;
 
 // Warp-level operations.
@@ -467,8 +467,8 @@ def PTX_ElectOp : PTX_InstOp<"elect", "elect one leader thread", "elect.sync d|p
 def PTX_WmmaLoadOp : PTX_InstOp<"wmma.load", "load a wmma fragment", "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {a0, ..., a7}, [p], stride;", "mc::T | mc::SP | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All">;
 def PTX_WmmaStoreOp : PTX_InstOp<"wmma.store", "store a wmma fragment", "wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [p], {d0, ..., d7}, stride;", "mc::T | mc::SP | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_WmmaMmaOp : PTX_InstOp<"wmma.mma", "wmma matrix multiply-accumulate", "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {d}, {a}, {b}, {c};", "mc::T | mc::SHAPE | mc::RND | mc::FL | mc::EXTRA", "fl::All">;
-def PTX_MmaOp : PTX_InstOp<"mma", "warp matrix multiply-accumulate", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {d}, {a}, {b}, {c};", "mc::T | mc::SHAPE | mc::RND | mc::FL | mc::EXTRA", "fl::All">;
-def PTX_MmaSpOp : PTX_InstOp<"mma.sp", "sparse warp matrix multiply-accumulate", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}, e, 0x0;", "mc::T | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All">;
+def PTX_MmaOp : PTX_InstOp<"mma", "warp matrix multiply-accumulate", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {d}, {a}, {b}, {c};", "mc::T | mc::SHAPE | mc::RND | mc::FL | mc::EXTRA", "fl::Mma">;
+def PTX_MmaSpOp : PTX_InstOp<"mma.sp", "sparse warp matrix multiply-accumulate", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}, e, 0x0;", "mc::T | mc::SHAPE | mc::FL | mc::EXTRA", "fl::Mma">;
 def PTX_WgmmaMmaAsyncOp : PTX_InstOp<"wgmma.mma_async", "warpgroup matrix multiply-accumulate", "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {d}, adesc, bdesc, p, 1, 1, 0, 0;", "mc::T | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All">;
 def PTX_WgmmaMmaAsyncSpOp : PTX_InstOp<"wgmma.mma_async.sp", "sparse warpgroup matrix multiply-accumulate", "wgmma.mma_async.sp.sync.aligned.m64n128k32.f32.f16.f16 {d}, adesc, bdesc, e, 0, p, 1, 1, 0, 0;", "mc::T | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All">;
 def PTX_WgmmaFenceOp : PTX_InstOp<"wgmma.fence", "order register accesses before wgmma", "wgmma.fence.sync.aligned;", "mc::FL", "fl::Sync", "p::None">;
@@ -494,9 +494,9 @@ def PTX_Tcgen05CommitOp : PTX_Tcgen05Op<"commit", "make an mbarrier track tcgen0
 def PTX_Tcgen05FenceOp : PTX_Tcgen05Op<"fence", "order tcgen05 operations", "tcgen05.fence::before_thread_sync;">;
 
 // Multimem (NVLS) and cluster control.
-def PTX_MultimemLdReduceOp : PTX_InstOp<"multimem.ld_reduce", "load and reduce over a multimem address", "multimem.ld_reduce.relaxed.sys.global.add.f32 d, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL | mc::EXTRA", "fl::All">;
-def PTX_MultimemStOp : PTX_InstOp<"multimem.st", "store to a multimem address", "multimem.st.relaxed.sys.global.f32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::All", "p::None">;
-def PTX_MultimemRedOp : PTX_InstOp<"multimem.red", "reduction on a multimem address", "multimem.red.relaxed.sys.global.add.u32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::All", "p::None">;
+def PTX_MultimemLdReduceOp : PTX_InstOp<"multimem.ld_reduce", "load and reduce over a multimem address", "multimem.ld_reduce.relaxed.sys.global.add.f32 d, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL | mc::EXTRA", "fl::None">;
+def PTX_MultimemStOp : PTX_InstOp<"multimem.st", "store to a multimem address", "multimem.st.relaxed.sys.global.f32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::None", "p::None">;
+def PTX_MultimemRedOp : PTX_InstOp<"multimem.red", "reduction on a multimem address", "multimem.red.relaxed.sys.global.add.u32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::None", "p::None">;
 def PTX_ClcTryCancelOp : PTX_InstOp<"clusterlaunchcontrol.try_cancel", "request cancellation of a not-yet-launched cluster", "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [d], [mbar];", "mc::T | mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_ClcQueryCancelOp : PTX_InstOp<"clusterlaunchcontrol.query_cancel", "decode a cluster cancellation response", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, resp;", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
 
