@@ -59,9 +59,10 @@ constexpr Vocabulary kVocabulary[] = {
             "ue4m3"},
     {"mma.sp", "row col and xor popc kind:: block_scale scale_vec:: ue8m0 "
                "ue4m3 sp::ordered_metadata"},
-    {"wgmma.mma_async", ""},
+    {"wgmma.mma_async", "and popc"},
     {"wgmma.mma_async.sp", ""},
     {"multimem.ld_reduce", "acc::f32 acc::f16"},
+    {"multimem.red", "acc::f32 acc::f16"},
     {"clusterlaunchcontrol.try_cancel", "multicast::cluster::all"},
     {"clusterlaunchcontrol.query_cancel",
      "is_canceled get_first_ctaid get_first_ctaid::x get_first_ctaid::y "

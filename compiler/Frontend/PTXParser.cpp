@@ -3280,6 +3280,65 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   return success();
 }
 
+/// multimem.ld_reduce and multimem.red: the types each operation takes and
+/// their accumulation precision, as ptxas checks them ("Incorrect type
+/// '.b32' for operation '.add'", "Illegal reduction operation", "Illegal
+/// modifier '.acc::f32' ... with type '.s32'" for multimem.ld_reduce; the
+/// differential fuzzer, seed 47 with --words, each form probed on sm_90 and
+/// sm_100a). The packed 8-bit floats (.e5m2x4, sm_100a) are not types of
+/// ours.
+static std::optional<std::string> multimemReductionError(StringRef mnemonic,
+                                                         ModifiersAttr mods) {
+  if (mnemonic != "multimem.ld_reduce" && mnemonic != "multimem.red")
+    return std::nullopt;
+  std::optional<ReduceOp> op = mods.getRedOp();
+  ArrayRef<TypeKind> types = mods.getTypes();
+  if (!op || types.size() != 1)
+    return std::nullopt;
+  using T = TypeKind;
+  T t = types[0];
+  bool pair = t == T::f16x2 || t == T::bf16x2;
+  bool fits = false;
+  switch (*op) {
+  case ReduceOp::add:
+    fits =
+        pair || llvm::is_contained({T::u32, T::u64, T::s32, T::f32, T::f64}, t);
+    break;
+  case ReduceOp::min:
+  case ReduceOp::max:
+    fits = llvm::is_contained({T::u32, T::u64, T::s32, T::s64}, t) ||
+           (pair && mnemonic == "multimem.ld_reduce");
+    break;
+  case ReduceOp::and_:
+  case ReduceOp::or_:
+  case ReduceOp::xor_:
+    fits = t == T::b32 || t == T::b64;
+    break;
+  default:
+    return ("'" + mnemonic + "' has no operation ." + stringifyReduceOp(*op))
+        .str();
+  }
+  if (!fits)
+    return ("'" + mnemonic + "." + stringifyReduceOp(*op) + "' has no type ." +
+            stringifyTypeKind(t))
+        .str();
+  // (ptxas takes multimem.red's .acc words on any type, .acc::f16 on
+  // sm_90 too: they say nothing there.)
+  if (mnemonic == "multimem.red")
+    return std::nullopt;
+  if (hasExtra(mods, "acc::f32") && (*op != ReduceOp::add || !pair))
+    return ("'" + mnemonic +
+            "' accumulates in .f32 (.acc::f32) an .add of "
+            ".f16x2 or .bf16x2 only")
+        .str();
+  if (hasExtra(mods, "acc::f16"))
+    return ("'" + mnemonic +
+            "' accumulates in .f16 (.acc::f16) an .add of "
+            "packed 8-bit floats only")
+        .str();
+  return std::nullopt;
+}
+
 // (Found by the ptxas differential fuzzer, seed 9; each case and the valid
 // forms checked against ptxas, sm_90: "Unexpected instruction types",
 // "Illegal modifier", "Illegal rounding modifier", "Arguments mismatch".)
@@ -3406,6 +3465,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'div' rounds or is .approx or .full, not both");
   if (mnemonic == "multimem.ld_reduce" && types.empty())
     return p.error(opTok, "'multimem.ld_reduce' needs a type");
+  if (std::optional<std::string> why = multimemReductionError(mnemonic, mods))
+    return p.error(opTok, *why);
   if (mnemonic == "txq" &&
       !(mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
           return cast<StringAttr>(e).getValue() != "level";
@@ -3492,6 +3553,27 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'" + mnemonic + "' multiplies ." +
                                 stringifyTypeKind(types[1]) + " by ." +
                                 stringifyTypeKind(types[2]));
+  }
+  // redux's .abs and .NaN are of its .f32 forms (ptxas: "Instruction
+  // 'redux' requires '.f32' type with '.abs' modifier"; seed 47).
+  if (mnemonic == "redux" && types.size() == 1 && types[0] != TypeKind::f32)
+    if (std::optional<Flag> f =
+            firstFlag(mods, flagBits({Flag::abs, Flag::NaN})))
+      return p.error(opTok,
+                     "'redux' takes ." + stringifyFlag(*f) + " with .f32 only");
+  // wgmma of .b1 is `.and.popc`, those words for .b1 alone (ptxas:
+  // "Unexpected number of operations specified for wgmma.mma_async with
+  // boolean type", "Illegal reduction operation"; seed 47 with --words).
+  if (mnemonic == "wgmma.mma_async" && types.size() == 3) {
+    ArrayAttr extras = mods.getExtras();
+    bool andPopc = extras && extras.size() == 2 &&
+                   cast<StringAttr>(extras[0]).getValue() == "and" &&
+                   cast<StringAttr>(extras[1]).getValue() == "popc";
+    if (types[1] == TypeKind::b1 && !andPopc)
+      return p.error(opTok, "'wgmma.mma_async' of .b1 is written .and.popc");
+    if (types[1] != TypeKind::b1 && extras && !extras.empty())
+      return p.error(opTok, "'wgmma.mma_async' names a bit operation for "
+                            ".b1 only");
   }
   if (mnemonic == "mma" && types.size() == 4 && types[1] != TypeKind::b1 &&
       mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
@@ -3601,6 +3683,27 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
         return p.error(o.tok, "'" + mnemonic +
                                   "' reads registers, not the immediate " +
                                   o.tok.text);
+  // Seed 47 with --words: a video operand is an integer, never a float
+  // literal (ptxas: "Arguments mismatch"); the secondary operation is .add,
+  // .min or .max after a scalar instruction, .add after a SIMD one and none
+  // after vmad ("Illegal secondary operation for video instruction",
+  // "Illegal modifier '.and'").
+  if (video)
+    for (const ParsedOperand &o : after(operands, 1))
+      if (o.kind == ParsedOperand::Float)
+        return p.error(o.tok, "'" + mnemonic +
+                                  "' reads integers, not the float " +
+                                  o.tok.text);
+  if (video && mods.getRedOp()) {
+    ReduceOp op = *mods.getRedOp();
+    bool simd = mnemonic.ends_with("2") || mnemonic.ends_with("4");
+    bool fits = mnemonic != "vmad" &&
+                (op == ReduceOp::add ||
+                 (!simd && (op == ReduceOp::min || op == ReduceOp::max)));
+    if (!fits)
+      return p.error(opTok, "'" + mnemonic + "' has no secondary operation ." +
+                                stringifyReduceOp(op));
+  }
   // set: a destination and a source type, a pair of halves only from a
   // pair, a register (not a predicate) written, no flag but .ftz.
   if (mnemonic == "set") {
@@ -4372,6 +4475,29 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[0].tok, "'multimem.ld_reduce.v" +
                                         Twine(mods.getVec()) + "' loads " +
                                         Twine(mods.getVec()) + " values {...}");
+  // wgmma's operand count (ptxas: "Arguments mismatch"; seed 47 with
+  // --words): d, a, b (and .sp's metadata and selector), scale-d; the
+  // float kinds' scales of A and B; and the transposes of .f16/.bf16, of
+  // B alone where A is in registers.
+  if (mnemonic.starts_with("wgmma.mma_async") && types.size() == 3 &&
+      operands.size() >= 2) {
+    using T = TypeKind;
+    auto isHalf = [](T t) { return t == T::f16 || t == T::bf16; };
+    auto isFloat = [&](T t) {
+      return isHalf(t) || llvm::is_contained({T::tf32, T::e4m3, T::e5m2}, t);
+    };
+    bool halves = isHalf(types[1]), floats = isFloat(types[1]);
+    // (A and B of different kinds have their own message.)
+    bool oneKind = halves == isHalf(types[2]) && floats == isFloat(types[2]);
+    size_t want =
+        (mnemonic.ends_with(".sp") ? 6 : 4) + (floats ? 2 : 0) +
+        (halves ? (operands[1].kind == ParsedOperand::Vec ? 1 : 2) : 0);
+    if (oneKind && operands.size() != want)
+      return p.error(opTok, "'" + mnemonic + "." + stringifyTypeKind(types[0]) +
+                                "." + stringifyTypeKind(types[1]) + "' takes " +
+                                Twine(want) + " operands, not " +
+                                Twine(operands.size()));
+  }
   if (mnemonic.starts_with("wgmma.mma_async"))
     for (const ParsedOperand &o :
          after(operands, mnemonic.ends_with(".sp") ? 6 : 4))
@@ -4854,6 +4980,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       sources = 1, dest = false;
     else if (mnemonic == "redux")
       sources = 1;
+    // (nanosleep's time: seed 47 with --words.)
+    else if (mnemonic == "nanosleep")
+      sources = 1;
     auto check = [&](const ParsedOperand &o) -> LogicalResult {
       // Literals: none of the other kind, none at all for 16-bit floats
       // and their pairs.
@@ -5229,6 +5358,24 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
             {StateSpace::global, StateSpace::shared, StateSpace::generic},
             spaceFamily(*space)))
       return refuseSpace();
+    // prefetch reaches .global and .local, prefetch.tensormap .const and
+    // .param (ptxas: "State space incorrect", "Modifier '.tensormap' cannot
+    // be applied to '.global' space"); an atomic's L2 cache policy applies
+    // to .global (seed 47 with --words).
+    if (mnemonic == "prefetch" && space) {
+      StateSpace family = spaceFamily(*space);
+      bool reaches =
+          hasExtra(mods, "tensormap")
+              ? family == StateSpace::const_ || family == StateSpace::param
+              : family == StateSpace::global || family == StateSpace::local;
+      if (!reaches)
+        return refuseSpace();
+    }
+    if (atomic && space && mods.has(Flag::L2_cache_hint) &&
+        spaceFamily(*space) != StateSpace::global)
+      return p.error(opTok, "'.L2::cache_hint' applies to .global or "
+                            "generic addresses, not ." +
+                                stringifyStateSpace(*space));
     if (mnemonic == "cvta" && !space)
       return p.error(opTok,
                      "'cvta' needs the state space it converts (.global, "
@@ -5274,16 +5421,14 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return p.error(opTok, "'cvt' has no type ." + stringifyTypeKind(t));
     // (A state space after cvt is read as one of its extra qualifiers.)
     // Its qualifiers are its rounding, .ftz, .sat, .relu, .satfinite and
-    // types; anything else is refused (ptxas: "Illegal modifier") but the
-    // newer `::` qualifiers, which are reported unsupported by name.
+    // types; any other word is refused (ptxas: "Illegal modifier", also
+    // for `::` words such as .mbarrier::complete_tx::bytes: seed 47).
     if (ArrayAttr extras = mods.getExtras())
       for (Attribute e : extras) {
         StringRef word = cast<StringAttr>(e).getValue();
         if (symbolizeStateSpace(word))
           return p.error(opTok, "'cvt' takes no state space (." + word + ")");
-        if (!word.contains("::") || word.starts_with("L1::") ||
-            word.starts_with("L2::"))
-          return p.error(opTok, "'cvt' has no qualifier ." + word);
+        return p.error(opTok, "'cvt' has no qualifier ." + word);
       }
   }
   // Instruction types the instruction does not have (ptxas: "Unexpected

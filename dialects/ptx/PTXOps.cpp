@@ -220,20 +220,11 @@ StateSpace zluda::ptx::spaceFamily(StateSpace s) {
   }
 }
 
-/// ld/ldu/st as ptxas checks them: one instruction type; a cache-policy
-/// operand only with `.L2::cache_hint`; a variable's address in its own
-/// state space (a generic access may name any but .param and .const
-/// variables).
-static LogicalResult verifyMemoryAccess(Operation *op, ModifiersAttr mods) {
-  if (mods.getTypes().size() != 1)
-    return op->emitOpError("takes one instruction type, not ")
-           << mods.getTypes().size();
-  auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
-  unsigned n = groups ? groups.size() : op->getNumOperands();
-  unsigned plain = isa<StOp>(op) ? 2 : 1;
-  if (n > plain && !mods.has(Flag::L2_cache_hint))
-    return op->emitOpError("takes a cache-policy operand only with "
-                           ".L2::cache_hint");
+/// A variable's address in its own state space (a generic access may name
+/// any but .param and .const variables), for ld/ldu/st, atom/red and
+/// prefetch (ptxas: "State space mismatch between instruction and address";
+/// atom and prefetch: the differential fuzzer, seed 47).
+static LogicalResult verifyVariableSpace(Operation *op, ModifiersAttr mods) {
   if (op->getNumOperands() == 0)
     return success();
   auto ptr = dyn_cast<PtrType>(op->getOperand(0).getType());
@@ -248,6 +239,23 @@ static LogicalResult verifyMemoryAccess(Operation *op, ModifiersAttr mods) {
            << stringifyStateSpace(ptr.getSpace()) << " variable needs ."
            << stringifyStateSpace(var) << " here";
   return success();
+}
+
+/// ld/ldu/st as ptxas checks them: one instruction type; a cache-policy
+/// operand only with `.L2::cache_hint`; a variable's address in its own
+/// state space (a generic access may name any but .param and .const
+/// variables).
+static LogicalResult verifyMemoryAccess(Operation *op, ModifiersAttr mods) {
+  if (mods.getTypes().size() != 1)
+    return op->emitOpError("takes one instruction type, not ")
+           << mods.getTypes().size();
+  auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
+  unsigned n = groups ? groups.size() : op->getNumOperands();
+  unsigned plain = isa<StOp>(op) ? 2 : 1;
+  if (n > plain && !mods.has(Flag::L2_cache_hint))
+    return op->emitOpError("takes a cache-policy operand only with "
+                           ".L2::cache_hint");
+  return verifyVariableSpace(op, mods);
 }
 
 LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
@@ -280,6 +288,9 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
              << total << " operands but the op has " << op->getNumOperands();
   }
 
+  if (isa<AtomOp, RedOp, PrefetchOp>(op) &&
+      failed(verifyVariableSpace(op, mods)))
+    return failure();
   if (isa<LdOp, LduOp, StOp>(op) && failed(verifyMemoryAccess(op, mods)))
     return failure();
   // setp/set compare: the comparison is not optional.

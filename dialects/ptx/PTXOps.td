@@ -496,7 +496,7 @@ def PTX_Tcgen05FenceOp : PTX_Tcgen05Op<"fence", "order tcgen05 operations", "tcg
 // Multimem (NVLS) and cluster control.
 def PTX_MultimemLdReduceOp : PTX_InstOp<"multimem.ld_reduce", "load and reduce over a multimem address", "multimem.ld_reduce.relaxed.sys.global.add.f32 d, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL | mc::EXTRA", "fl::None">;
 def PTX_MultimemStOp : PTX_InstOp<"multimem.st", "store to a multimem address", "multimem.st.relaxed.sys.global.f32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::None", "p::None">;
-def PTX_MultimemRedOp : PTX_InstOp<"multimem.red", "reduction on a multimem address", "multimem.red.relaxed.sys.global.add.u32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::None", "p::None">;
+def PTX_MultimemRedOp : PTX_InstOp<"multimem.red", "reduction on a multimem address", "multimem.red.relaxed.sys.global.add.u32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL | mc::EXTRA", "fl::None", "p::None">;
 def PTX_ClcTryCancelOp : PTX_InstOp<"clusterlaunchcontrol.try_cancel", "request cancellation of a not-yet-launched cluster", "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [d], [mbar];", "mc::T | mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_ClcQueryCancelOp : PTX_InstOp<"clusterlaunchcontrol.query_cancel", "decode a cluster cancellation response", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, resp;", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
 
