@@ -3494,6 +3494,19 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'" + mnemonic + "." +
                               stringifyMemSemantics(*mods.getSem()) +
                               "' needs a scope (.cta, .cluster)");
+  // ... and a scope is an ordering's (ptxas: "Modifier '.sys' requires
+  // order with 'multimem.red' instruction"), an mbarrier's .cta or
+  // .cluster ("Illegal modifier '.gpu'"; seed 47 with --words).
+  bool mbarrier = mnemonic.starts_with("mbarrier.");
+  if ((mbarrier || mnemonic.starts_with("multimem.")) && mods.getScope() &&
+      !mods.getSem())
+    return p.error(opTok, "'" + mnemonic + "' with a scope needs an ordering");
+  if (mbarrier && mods.getScope() && *mods.getScope() != MemScope::cta &&
+      *mods.getScope() != MemScope::cluster)
+    return p.error(opTok, "'" + mnemonic +
+                              "' has the scope .cta or "
+                              ".cluster, not ." +
+                              stringifyMemScope(*mods.getScope()));
   if (mnemonic.starts_with("wgmma.mma_async") && types.size() != 3)
     return p.error(opTok, "'" + mnemonic +
                               "' names three types (D, A, B), "
@@ -4469,6 +4482,26 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[1].tok, "'createpolicy.fractional' takes a "
                                     "float fraction, not " +
                                         operands[1].tok.text);
+  // multimem: ld_reduce loads from an [address] into registers, red and
+  // st write a register or an immediate to one (ptxas: "Arguments
+  // mismatch", "must be register"; seed 47 with --words).
+  if (mnemonic.starts_with("multimem.") && operands.size() == 2) {
+    size_t addr = mnemonic == "multimem.ld_reduce" ? 1 : 0;
+    for (size_t i = 0; i < 2; ++i)
+      if ((operands[i].kind == ParsedOperand::Addr) != (i == addr))
+        return p.error(operands[i].tok,
+                       i == addr ? "'" + mnemonic +
+                                       "' expects an address [a] here, not " +
+                                       Parser::describe(operands[i].tok)
+                                 : "'" + mnemonic +
+                                       "' takes one address; this operand "
+                                       "must be a value");
+    if (std::optional<TypeKind> reg = declaredType(operands[1 - addr]);
+        reg && *reg == TypeKind::pred)
+      return p.error(operands[1 - addr].tok,
+                     "'" + mnemonic + "' takes a value, not the predicate '" +
+                         operands[1 - addr].name + "'");
+  }
   if (mnemonic == "multimem.ld_reduce" && mods.getVec() && !operands.empty() &&
       (operands[0].kind != ParsedOperand::Vec ||
        operands[0].elems.size() != mods.getVec()))
@@ -4497,6 +4530,36 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                 "." + stringifyTypeKind(types[1]) + "' takes " +
                                 Twine(want) + " operands, not " +
                                 Twine(operands.size()));
+    // D is a vector; scale-d a predicate or 0/1, .sp's selector 0/1, the
+    // scales of A and B 1 or -1, the transposes 0/1 (ptxas: "Vector
+    // expected for argument 0", "Argument 4 of instruction 'wgmma.mma_async
+    // with floating point types': unexpected value '0', expected to be 1
+    // or -1"; seed 47 with --words).
+    if (operands[0].kind != ParsedOperand::Vec)
+      return p.error(operands[0].tok, "'" + mnemonic +
+                                          "' writes a vector {d, ...}, not " +
+                                          Parser::describe(operands[0].tok));
+    size_t scaleD = mnemonic.ends_with(".sp") ? 5 : 3;
+    if (scaleD < operands.size())
+      if (std::optional<TypeKind> reg = declaredType(operands[scaleD]);
+          reg && *reg != TypeKind::pred)
+        return p.error(operands[scaleD].tok,
+                       "'" + mnemonic +
+                           "' scales D by a predicate or 0/1, "
+                           "not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           operands[scaleD].name + "'");
+    for (size_t i = scaleD == 5 ? 4 : 3; i < operands.size(); ++i) {
+      const ParsedOperand &o = operands[i];
+      if (o.kind != ParsedOperand::Int)
+        continue;
+      bool scale = floats && i > scaleD && i <= scaleD + 2;
+      int64_t v = static_cast<int64_t>(o.intValue);
+      if (scale ? v != 1 && v != -1 : v != 0 && v != 1)
+        return p.error(o.tok, "'" + mnemonic + "' takes " +
+                                  (scale ? "1 or -1" : "0 or 1") +
+                                  " here, not " + o.tok.text);
+    }
   }
   if (mnemonic.starts_with("wgmma.mma_async"))
     for (const ParsedOperand &o :
