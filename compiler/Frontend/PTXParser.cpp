@@ -3221,6 +3221,23 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   // (ptxas: "Not a name of any known instruction: 'shf'"; seed 35.)
   if (mnemonic == "shf" && !mods.getMode())
     return p.error(opTok, "'shf' needs its direction (.l, .r)");
+  // ... then .clamp or .wrap, one of them (ptxas: "Unknown modifier '.l'"
+  // after .clamp, "Multiple clamp modifiers specified"; seed 48).
+  if (mnemonic == "shf") {
+    if (mods.has(Flag::clamp) && mods.has(Flag::wrap))
+      return p.error(opTok, "'shf' takes .clamp or .wrap, not both");
+    SmallVector<StringRef> words = spelledModifiers(mnemonic);
+    if (!words.empty() && words.front() != "l" && words.front() != "r")
+      return p.error(opTok, "'shf' is written shf.l or shf.r first, not ." +
+                                words.front());
+  }
+  // vset compares; mma names its shape (ptxas: "Comparison modifier
+  // required for instruction 'vset2'", "Shape modifier required for
+  // instruction 'mma'"; seed 48).
+  if (mnemonic.starts_with("vset") && !mods.getCmp())
+    return p.error(opTok, "'" + mnemonic + "' needs a comparison (.eq, ...)");
+  if ((mnemonic == "mma" || mnemonic == "mma.sp") && mods.getShape().empty())
+    return p.error(opTok, "'" + mnemonic + "' needs a shape (.m16n8k16, ...)");
   // The first destination of shfl and match, shfl's value, lane and clamp:
   // 32 bits (a float register too, but for match's mask); shfl's second
   // destination a predicate; match's value of its type's width.
@@ -3643,6 +3660,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'cvt.sat' from ." + stringifyTypeKind(types[1]) +
                                 " to ." + stringifyTypeKind(types[0]) +
                                 " has nothing to clamp");
+  }
+  // cvt.relu clamps a float narrowed to a smaller float (ptxas:
+  // "Unexpected instruction types specified for 'cvt'" for .f32.f32,
+  // .f32.f64, .s32.f32 and .bf16.f16; seed 48).
+  if (mnemonic == "cvt" && types.size() == 2 && mods.has(Flag::relu)) {
+    auto wide = [](TypeKind t) {
+      char c = typeClass(t);
+      return c == 's' || c == 'u' || t == TypeKind::f64;
+    };
+    bool half = types[1] == TypeKind::f16 || types[1] == TypeKind::bf16;
+    if (wide(types[0]) || types[0] == TypeKind::f32 || wide(types[1]) || half)
+      return p.error(opTok, "'cvt.relu' narrows a float to a smaller float, "
+                            "not ." +
+                                stringifyTypeKind(types[1]) + " to ." +
+                                stringifyTypeKind(types[0]));
   }
   // dp2a and dp4a name both factors' types.
   if ((mnemonic == "dp2a" || mnemonic == "dp4a") && types.size() == 1)
@@ -4482,6 +4514,16 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[1].tok, "'createpolicy.fractional' takes a "
                                     "float fraction, not " +
                                         operands[1].tok.text);
+  // (... an .f32 register's: seed 48.)
+  if (mnemonic == "createpolicy" && operands.size() == 2 &&
+      hasExtra(mods, "fractional"))
+    if (std::optional<TypeKind> reg = declaredType(operands[1]);
+        reg && *reg != TypeKind::f32)
+      return p.error(operands[1].tok,
+                     "'createpolicy.fractional' takes an .f32 fraction, not "
+                     "the ." +
+                         stringifyTypeKind(*reg) + " register '" +
+                         operands[1].name + "'");
   // multimem: ld_reduce loads from an [address] into registers, red and
   // st write a register or an immediate to one (ptxas: "Arguments
   // mismatch", "must be register"; seed 47 with --words).
@@ -4496,6 +4538,24 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                  : "'" + mnemonic +
                                        "' takes one address; this operand "
                                        "must be a value");
+    // (Seed 48: the value is of the instruction's type, a literal of its
+    // kind; ptxas: "Arguments mismatch".)
+    const ParsedOperand &value = operands[1 - addr];
+    if (addr == 0 && mods.getTypes().size() == 1) {
+      TypeKind t = mods.getTypes()[0];
+      if (value.isLiteral() &&
+          (isHalfType(t) ||
+           (value.kind == ParsedOperand::Float) != isScalarFloat(t)))
+        return p.error(value.tok,
+                       "'" + mnemonic + "' of ." + stringifyTypeKind(t) +
+                           " cannot take the immediate " + value.tok.text);
+      if (std::optional<TypeKind> reg = declaredType(value);
+          reg && *reg != TypeKind::pred && !registerFits(t, *reg))
+        return p.error(value.tok,
+                       "'" + mnemonic + "' of type ." + stringifyTypeKind(t) +
+                           " cannot take the ." + stringifyTypeKind(*reg) +
+                           " register '" + value.name + "'");
+    }
     if (std::optional<TypeKind> reg = declaredType(operands[1 - addr]);
         reg && *reg == TypeKind::pred)
       return p.error(operands[1 - addr].tok,
@@ -4908,7 +4968,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
         return o.kind == ParsedOperand::Addr;
       if (kind == 'D' && o.kind == ParsedOperand::Sink)
         return true;
-      if (kind == 'C' && o.kind == ParsedOperand::Int)
+      // (ptxas takes an immediate state for pending_count: seed 48.)
+      if ((kind == 'C' || kind == 'S') && o.kind == ParsedOperand::Int)
         return true;
       if (o.kind != ParsedOperand::Name)
         return false;

@@ -218,9 +218,14 @@ void conversionNeeds(Needs &n) {
         .str();
   };
   if (to == TypeKind::tf32 &&
-      (rounding == RoundingMode::rn || rounding == RoundingMode::rz))
+      (rounding == RoundingMode::rn || rounding == RoundingMode::rz)) {
     n.add(pair() + "." + stringifyRoundingMode(*rounding), 90);
-  else if (to == TypeKind::tf32 || from == TypeKind::tf32)
+    // (ptxas: "Modifier '.satfinite' on 'cvt.tf32.f32.rz' requires .target
+    // sm_100 or higher"; seed 48.)
+    if (mods.has(Flag::satfinite))
+      n.add(".satfinite on " + pair() + "." + stringifyRoundingMode(*rounding),
+            100);
+  } else if (to == TypeKind::tf32 || from == TypeKind::tf32)
     n.add(".tf32", 80);
   for (TypeKind t : n.types)
     if (t == TypeKind::e4m3x2 || t == TypeKind::e5m2x2)
