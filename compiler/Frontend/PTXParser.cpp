@@ -3480,6 +3480,28 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "div" && mods.getRounding() &&
       (mods.has(Flag::approx) || mods.has(Flag::full)))
     return p.error(opTok, "'div' rounds or is .approx or .full, not both");
+  // (Seed 48, each function's flags probed: rcp and sqrt round or are
+  // .approx, "Rounding modifier or '.approx' modifier required"; bmsk and
+  // szext say .clamp or .wrap, "Clamp modifier required"; tanh and ex2 of
+  // .f16/.f16x2 have no .ftz; mad24.sat is .hi.s32's.)
+  if ((mnemonic == "rcp" || mnemonic == "sqrt") && mods.getRounding() &&
+      mods.has(Flag::approx))
+    return p.error(opTok, "'" + mnemonic + "' rounds or is .approx, not both");
+  if ((mnemonic == "bmsk" || mnemonic == "szext") &&
+      mods.has(Flag::clamp) == mods.has(Flag::wrap))
+    return p.error(opTok, "'" + mnemonic +
+                              "' takes .clamp or .wrap, one of "
+                              "them");
+  if (mods.has(Flag::ftz) && types.size() == 1 &&
+      (mnemonic == "tanh" ||
+       (mnemonic == "ex2" &&
+        (types[0] == TypeKind::f16 || types[0] == TypeKind::f16x2))))
+    return p.error(opTok, "'" + mnemonic + "." + stringifyTypeKind(types[0]) +
+                              "' takes no .ftz");
+  if (mnemonic == "mad24" && mods.has(Flag::sat) &&
+      (mods.getMode() != Mode::hi || types.size() != 1 ||
+       types[0] != TypeKind::s32))
+    return p.error(opTok, "'mad24.sat' is of .hi.s32 only");
   if (mnemonic == "multimem.ld_reduce" && types.empty())
     return p.error(opTok, "'multimem.ld_reduce' needs a type");
   if (std::optional<std::string> why = multimemReductionError(mnemonic, mods))
@@ -3536,14 +3558,10 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     if (mods.getSpaces().size() > 1)
       return p.error(opTok, "'" + mnemonic + "' takes one state space");
   }
-  // Seed 43 with --words: the math functions do not saturate; ex2 of
-  // .bf16 pairs flushes (".ftz modifier required"); vshl/vshr shift by a
-  // .u32; createpolicy's fraction and range name an eviction priority.
-  if (llvm::is_contained(
-          {"sin", "cos", "lg2", "ex2", "tanh", "rsqrt", "rcp", "sqrt"},
-          mnemonic) &&
-      mods.has(Flag::sat))
-    return p.error(opTok, "'" + mnemonic + "' takes no .sat");
+  // Seed 43 with --words: ex2 of .bf16 pairs flushes (".ftz modifier
+  // required"); vshl/vshr shift by a .u32; createpolicy's fraction and
+  // range name an eviction priority. (The math functions' .sat is their
+  // flag set's, fl::Approx.)
   if (mnemonic == "ex2" && types.size() == 1 &&
       (types[0] == TypeKind::bf16 || types[0] == TypeKind::bf16x2) &&
       !mods.has(Flag::ftz))
@@ -3642,6 +3660,12 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") &&
       mods.getShape().empty())
     return p.error(opTok, "'" + mnemonic + "' needs a shape (.m8n8, ...)");
+  // ... and the number of matrices (ptxas: ".num modifier required for
+  // instruction 'ldmatrix'"; seed 49).
+  if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") && !mods.getCount())
+    return p.error(opTok, "'" + mnemonic +
+                              "' needs the number of matrices "
+                              "(.x1, .x2, .x4)");
   if (mnemonic == "nanosleep" && operands.size() != 1)
     return p.error(opTok, "'nanosleep' takes one operand, not " +
                               Twine(operands.size()));
@@ -4498,7 +4522,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // tensormap.replace writes one value (seed 41).
   if (mnemonic == "createpolicy" && !operands.empty()) {
     bool range = hasExtra(mods, "range");
-    if (operands.size() != (range ? 4u : 2u))
+    // (The fraction is optional, 1.0: ptxas takes
+    // `createpolicy.fractional.L2::evict_last.b64 %rd1`; seed 49.)
+    bool fractional = hasExtra(mods, "fractional");
+    if (operands.size() != (range ? 4u : 2u) &&
+        !(fractional && operands.size() == 1))
       return p.error(opTok, "'createpolicy' takes " + Twine(range ? 4 : 2) +
                                 " operands, not " + Twine(operands.size()));
     if (failed(requireBits(operands[0], 64,
@@ -4527,6 +4555,12 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // multimem: ld_reduce loads from an [address] into registers, red and
   // st write a register or an immediate to one (ptxas: "Arguments
   // mismatch", "must be register"; seed 47 with --words).
+  // (Seed 49: of .global or generic addresses; ptxas: "State space
+  // incorrect".)
+  if (mnemonic.starts_with("multimem.") && mods.getSpace() &&
+      *mods.getSpace() != StateSpace::global)
+    return p.error(opTok, "'" + mnemonic + "' reaches .global memory, not ." +
+                              stringifyStateSpace(*mods.getSpace()));
   if (mnemonic.starts_with("multimem.") && operands.size() == 2) {
     size_t addr = mnemonic == "multimem.ld_reduce" ? 1 : 0;
     for (size_t i = 0; i < 2; ++i)
@@ -4620,6 +4654,20 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                   (scale ? "1 or -1" : "0 or 1") +
                                   " here, not " + o.tok.text);
     }
+    // .sp's metadata is a register, its selector an immediate ("Arguments
+    // mismatch"; seed 49).
+    if (scaleD == 5 && operands.size() > 4) {
+      if (operands[3].isLiteral())
+        return p.error(operands[3].tok, "'" + mnemonic +
+                                            "' takes its sparsity metadata in "
+                                            "a register, not " +
+                                            operands[3].tok.text);
+      if (operands[4].kind != ParsedOperand::Int)
+        return p.error(operands[4].tok,
+                       "'" + mnemonic +
+                           "' takes an immediate sparsity selector, not " +
+                           Parser::describe(operands[4].tok));
+    }
   }
   if (mnemonic.starts_with("wgmma.mma_async"))
     for (const ParsedOperand &o :
@@ -4632,6 +4680,21 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[0].tok, "'cp.reduce.async.bulk.tensor' writes an "
                                     "address [a], not " +
                                         Parser::describe(operands[0].tok));
+  // ... a tensor map's [map, {coordinates}], one per dimension (ptxas:
+  // "Arguments mismatch", "Argument vector size"; seed 49).
+  if (mnemonic == "cp.reduce.async.bulk.tensor" && !operands.empty()) {
+    const ParsedOperand &map = operands[0];
+    unsigned dims = hasExtra(mods, "5d")                  ? 5
+                    : hasExtra(mods, "4d")                ? 4
+                    : mods.getGeometry() == Geometry::g3d ? 3
+                    : mods.getGeometry() == Geometry::g2d ? 2
+                                                          : 1;
+    if (map.elems.size() != 2 || map.elems[1].kind != ParsedOperand::Vec ||
+        map.elems[1].elems.size() != dims)
+      return p.error(map.tok, "'cp.reduce.async.bulk.tensor' writes a tensor "
+                              "map's [map, {coordinates}] with " +
+                                  Twine(dims) + " coordinates");
+  }
   if (mnemonic == "tensormap.replace" && operands.size() != 2)
     return p.error(opTok, "'tensormap.replace' takes [tensor map] and a "
                           "value, not " +

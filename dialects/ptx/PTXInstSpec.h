@@ -65,9 +65,6 @@ constexpr uint64_t Arith =
     f(Flag::relu) | f(Flag::NaN) | f(Flag::xorsign) | f(Flag::abs) |
     f(Flag::cc) | f(Flag::shiftamt) | f(Flag::clamp) | f(Flag::wrap) |
     f(Flag::noftz) | f(Flag::satfinite) | f(Flag::oob) | Sync;
-/// The arithmetic and math instructions: none is a warp-wide one (ptxas
-/// refuses fma.uni, lg2.aligned).
-constexpr uint64_t Math = Arith & ~Sync;
 /// shfl, vote and match: .sync alone (ptxas: "Illegal modifier '.aligned'
 /// for instruction 'shfl'"; the differential fuzzer, seed 19).
 constexpr uint64_t WarpSync = f(Flag::sync);
@@ -135,6 +132,16 @@ constexpr uint64_t Mbarrier = f(Flag::parity) | f(Flag::noComplete) |
                               f(Flag::expect_tx) | f(Flag::complete_tx);
 /// addc, subc, madc: the carry alone (ptxas refuses addc.approx; seed 44).
 constexpr uint64_t Carry = f(Flag::cc);
+/// rcp, sqrt and the approximate functions: .ftz and .approx (ptxas
+/// refuses rcp.full, sin.relu, ex2.satfinite; seed 48, each function's
+/// flags probed).
+constexpr uint64_t Approx = f(Flag::ftz) | f(Flag::approx);
+/// abs: .ftz (of floats); bfind: .shiftamt; mad24: .sat (of .hi.s32).
+constexpr uint64_t Ftz = f(Flag::ftz);
+constexpr uint64_t ShiftAmt = f(Flag::shiftamt);
+constexpr uint64_t Sat = f(Flag::sat);
+/// createpolicy: L2's eviction priorities, and .L2 of its .cvt form.
+constexpr uint64_t CreatePolicy = L2Eviction | f(Flag::L2);
 } // namespace fl
 
 struct InstSpec {

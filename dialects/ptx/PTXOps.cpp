@@ -166,9 +166,15 @@ sourceArity(Operation *op, ModifiersAttr mods) {
     return extra("level") ? Range{2, 2} : Range{1, 1};
   if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp>(op))
     return Range{1, 1};
+  // multimem.red and multimem.st: [address] and a value (seed 49).
+  if (isa<MultimemRedOp, MultimemStOp>(op))
+    return Range{2, 2};
   // bar.sync: the barrier and an optional thread count (seed 46).
-  if (isa<BarSyncOp>(op))
+  if (isa<BarSyncOp, BarrierSyncOp>(op))
     return Range{1, 2};
+  // bar.arrive, barrier.arrive: the barrier and the thread count (seed 49).
+  if (isa<BarArriveOp, BarrierArriveOp>(op))
+    return Range{2, 2};
   return std::nullopt;
 }
 
@@ -387,7 +393,7 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     // isspacep's space is its only modifier.
     if (mods.getTypes().empty() &&
         !isa<IsspacepOp, MembarOp, FenceOp, GriddepcontrolOp, PmeventOp,
-             BarSyncOp>(op))
+             BarSyncOp, BarrierSyncOp, BarArriveOp, BarrierArriveOp>(op))
       return op->emitOpError("needs an instruction type");
     auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
     unsigned n = groups ? groups.size() : op->getNumOperands();

@@ -5,23 +5,24 @@
 // RUN: zluda-opt --convert-ptx-to-llvm=chip=gfx1100 %s -split-input-file -verify-diagnostics
 
 // The modifier gate (every instruction): a modifier outside the common set
-// and the instruction family's own (.cc is add/sub/mad's).
-ptx.func @abs_cc attributes {params = [], returns = []} {
+// and the instruction family's own (.cc is add/sub/mad's). slct's flag set
+// in the dialect is the arithmetic one, so the gate is what refuses it.
+ptx.func @slct_cc attributes {params = [], returns = []} {
   %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: abs.cc.s32}}
-  // expected-note @+1 {{in 'abs_cc'}}
-  %1 = ptx.abs "cc.s32" %0 : (i32) -> i32
+  // expected-error @+2 {{unsupported: slct.cc.s32.s32}}
+  // expected-note @+1 {{in 'slct_cc'}}
+  %1 = ptx.slct "cc.s32.s32" %0, %0, %0 : (i32, i32, i32) -> i32
   ptx.ret
 }
 
 // -----
 
 // .relu is min/max/fma's (and cvt's).
-ptx.func @abs_relu attributes {params = [], returns = []} {
+ptx.func @slct_relu attributes {params = [], returns = []} {
   %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: abs.relu.s32}}
-  // expected-note @+1 {{in 'abs_relu'}}
-  %1 = ptx.abs "relu.s32" %0 : (i32) -> i32
+  // expected-error @+2 {{unsupported: slct.relu.s32.s32}}
+  // expected-note @+1 {{in 'slct_relu'}}
+  %1 = ptx.slct "relu.s32.s32" %0, %0, %0 : (i32, i32, i32) -> i32
   ptx.ret
 }
 
