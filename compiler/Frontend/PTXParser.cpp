@@ -3480,6 +3480,56 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "div" && mods.getRounding() &&
       (mods.has(Flag::approx) || mods.has(Flag::full)))
     return p.error(opTok, "'div' rounds or is .approx or .full, not both");
+  // (Seed 49, every flag tried on ~70 instructions against ptxas: min/max
+  // .relu is of .s32/.s16x2, .NaN and .xorsign of .f32 and halves ("Illegal
+  // modifier '.NaN'"); fma's .oob of halves; div.full is not .approx;
+  // slct.ftz selects by an .f32; ld/st.mmio are .relaxed.sys, scalar, of
+  // .global ("Modifier '.mmio' requires modifier '.relaxed'").)
+  if ((mnemonic == "min" || mnemonic == "max") && types.size() == 1) {
+    TypeKind t = types[0];
+    bool floats = t == TypeKind::f32 || isHalfType(t);
+    if (mods.has(Flag::relu) && t != TypeKind::s32 && t != TypeKind::s16x2)
+      return p.error(opTok, "'" + mnemonic +
+                                ".relu' is of .s32 or .s16x2, "
+                                "not ." +
+                                stringifyTypeKind(t));
+    if (std::optional<Flag> f =
+            firstFlag(mods, flagBits({Flag::NaN, Flag::xorsign, Flag::abs}));
+        f && !floats)
+      return p.error(opTok, "'" + mnemonic + "." + stringifyFlag(*f) +
+                                "' is of .f32 or halves, not ." +
+                                stringifyTypeKind(t));
+    if (mods.has(Flag::abs) != mods.has(Flag::xorsign))
+      return p.error(opTok, "'" + mnemonic + "' is .xorsign.abs, both words");
+  }
+  // (An arrival that does not complete counts: "Illegal modifier
+  // '.noComplete' for instruction 'mbarrier.arrive without count
+  // argument'".)
+  if ((mnemonic == "mbarrier.arrive" || mnemonic == "mbarrier.arrive_drop") &&
+      mods.has(Flag::noComplete) && operands.size() < 3)
+    return p.error(opTok, "'" + mnemonic + ".noComplete' takes a count");
+  if (mnemonic == "fma" && mods.has(Flag::oob) && types.size() == 1 &&
+      !isHalfType(types[0]))
+    return p.error(opTok, "'fma.oob' is of halves, not ." +
+                              stringifyTypeKind(types[0]));
+  if (mnemonic == "div" && mods.has(Flag::approx) && mods.has(Flag::full))
+    return p.error(opTok, "'div' is .approx or .full, not both");
+  if (mnemonic == "slct" && mods.has(Flag::ftz) && types.size() == 2 &&
+      types[1] != TypeKind::f32)
+    return p.error(opTok, "'slct.ftz' selects by an .f32, not ." +
+                              stringifyTypeKind(types[1]));
+  if ((mnemonic == "ld" || mnemonic == "st") && mods.has(Flag::mmio)) {
+    if (mods.getSem() != MemSemantics::relaxed ||
+        mods.getScope() != MemScope::sys)
+      return p.error(opTok, "'" + mnemonic + ".mmio' is .relaxed.sys");
+    if (mods.getVec())
+      return p.error(opTok, "'" + mnemonic + ".mmio' takes no vector");
+    if (mods.getSpace() && *mods.getSpace() != StateSpace::global)
+      return p.error(opTok, "'" + mnemonic +
+                                ".mmio' reaches .global memory, "
+                                "not ." +
+                                stringifyStateSpace(*mods.getSpace()));
+  }
   // (Seed 48, each function's flags probed: rcp and sqrt round or are
   // .approx, "Rounding modifier or '.approx' modifier required"; bmsk and
   // szext say .clamp or .wrap, "Clamp modifier required"; tanh and ex2 of
@@ -4502,6 +4552,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[2].tok, "'cp.async' copies 4, 8 or 16 bytes, "
                                     "written as a number, not " +
                                         Parser::describe(operands[2].tok));
+  // (.L2::cache_hint's policy is its last operand: seed 49.)
+  if (mnemonic == "cp.async" && mods.has(Flag::L2_cache_hint) &&
+      operands.size() < 4)
+    return p.error(opTok, "'cp.async.L2::cache_hint' takes a cache policy "
+                          "after the size");
   // (shf's sources may be float bits, its shift amount not; seed 44.)
   if (mnemonic == "shf" && operands.size() == 4 &&
       operands[3].kind == ParsedOperand::Float)

@@ -107,7 +107,7 @@ constexpr uint64_t L2Eviction =
     f(Flag::L2_evict_normal) | f(Flag::L2_evict_unchanged);
 constexpr uint64_t PrefetchSize =
     f(Flag::L2_64B) | f(Flag::L2_128B) | f(Flag::L2_256B);
-constexpr uint64_t Mem = f(Flag::nc) | f(Flag::volatile_) | f(Flag::unified) |
+constexpr uint64_t Mem = f(Flag::nc) | f(Flag::volatile_) |
                          f(Flag::noftz) | f(Flag::mmio) | L1Eviction |
                          L2Eviction | f(Flag::L2_cache_hint) | PrefetchSize |
                          f(Flag::L1) | f(Flag::L2);
@@ -142,6 +142,22 @@ constexpr uint64_t ShiftAmt = f(Flag::shiftamt);
 constexpr uint64_t Sat = f(Flag::sat);
 /// createpolicy: L2's eviction priorities, and .L2 of its .cvt form.
 constexpr uint64_t CreatePolicy = L2Eviction | f(Flag::L2);
+/// The flags each of these takes, from ptxas one flag at a time (seed 49
+/// and test/fuzz/ptxas_flag_grid.py): atom/red no .mmio; ldu a
+/// cache hint and prefetch size; prefetchu .L1, discard .L2,
+/// applypriority L2's normal priority; the .aligned barriers (bar.sync
+/// and barrier.sync a second .sync besides); elect .sync; the warpgroup
+/// ones and setmaxnreg .sync.aligned; the mbarrier
+/// arrivals without .parity, its waits .parity alone.
+constexpr uint64_t Atomic = Mem & ~f(Flag::mmio);
+constexpr uint64_t Ldu = f(Flag::L2_cache_hint) | PrefetchSize;
+constexpr uint64_t L1 = f(Flag::L1);
+constexpr uint64_t L2 = f(Flag::L2);
+constexpr uint64_t L2Normal = f(Flag::L2_evict_normal);
+constexpr uint64_t Aligned = f(Flag::aligned);
+constexpr uint64_t SyncAligned = f(Flag::sync) | f(Flag::aligned);
+constexpr uint64_t MbarrierArrive = Mbarrier & ~f(Flag::parity);
+constexpr uint64_t MbarrierWait = f(Flag::parity);
 } // namespace fl
 
 struct InstSpec {

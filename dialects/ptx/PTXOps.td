@@ -362,7 +362,7 @@ def PTX_TanhOp : PTX_InstOp<"tanh", "hyperbolic tangent", "tanh.approx.f32 d, a;
 def PTX_SetOp : PTX_InstOp<"set", "compare and set a register", "set.lt.and.u32.f32 d, a, b, p;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Arith">;
 def PTX_SetpOp : PTX_InstOp<"setp", "compare and set predicates", "setp.lt.and.s32 p|q, a, b, r;", "mc::T | mc::CMP | mc::BOOL | mc::FL", "fl::Setp", "p::Dest | p::PredResult">;
 def PTX_SelpOp : PTX_InstOp<"selp", "select on a predicate", "selp.b32 d, a, b, p;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
-def PTX_SlctOp : PTX_InstOp<"slct", "select on the sign of an operand", "slct.ftz.f32.f32 d, a, b, c;", "mc::T | mc::FL", "fl::Arith">;
+def PTX_SlctOp : PTX_InstOp<"slct", "select on the sign of an operand", "slct.ftz.f32.f32 d, a, b, c;", "mc::T | mc::FL", "fl::Ftz">;
 
 // Logic and shifts.
 def PTX_AndOp : PTX_InstOp<"and", "bitwise and", "and.b32 d, a, b;", "mc::T", "fl::None", "p::Dest | p::SameWidth">;
@@ -380,14 +380,14 @@ def PTX_MovOp : PTX_InstOp<"mov", "move, pack and unpack", "mov.b64 d, {lo, hi};
 def PTX_ShflOp : PTX_InstOp<"shfl", "warp shuffle (`shfl.sync` and the pre-sm_70 form)", "shfl.sync.bfly.b32 d|p, a, b, c, membermask;", "mc::T | mc::MODE | mc::FL", "fl::WarpSync">;
 def PTX_PrmtOp : PTX_InstOp<"prmt", "byte permute", "prmt.b32.f4e d, a, b, c;", "mc::T | mc::MODE", "fl::None">;
 def PTX_LdOp : PTX_InstOp<"ld", "load", "ld.global.nc.v4.f32 {a, b, c, d}, [addr+16];", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::LoadStore">;
-def PTX_LduOp : PTX_InstOp<"ldu", "load uniform", "ldu.global.f32 d, [a];", "mc::T | mc::SP | mc::VEC | mc::FL", "fl::LoadStore">;
+def PTX_LduOp : PTX_InstOp<"ldu", "load uniform", "ldu.global.f32 d, [a];", "mc::T | mc::SP | mc::VEC | mc::FL", "fl::Ldu">;
 def PTX_StOp : PTX_InstOp<"st", "store", "st.shared.v2.u32 [addr], {a, b};", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::LoadStore", "p::None">;
 def PTX_StAsyncOp : PTX_InstOp<"st.async", "asynchronous store to distributed shared memory", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [addr], b, [mbar];", "mc::T | mc::SP | mc::VEC | mc::FL | mc::SEM | mc::SCOPE", "fl::All", "p::None">;
 def PTX_StBulkOp : PTX_InstOp<"st.bulk", "bulk zero-initialization of shared memory", "st.bulk.weak.shared::cta [a], size, 0;", "mc::SP | mc::SEM", "fl::None", "p::None">;
 def PTX_PrefetchOp : PTX_InstOp<"prefetch", "prefetch to a cache level", "prefetch.global.L2::evict_last [a];", "mc::SP | mc::FL | mc::EXTRA", "fl::Prefetch", "p::None">;
-def PTX_PrefetchuOp : PTX_InstOp<"prefetchu", "prefetch to the uniform cache", "prefetchu.L1 [a];", "mc::FL", "fl::Mem", "p::None">;
-def PTX_ApplyPriorityOp : PTX_InstOp<"applypriority", "apply a cache eviction priority", "applypriority.global.L2::evict_normal [a], 128;", "mc::SP | mc::FL", "fl::Mem", "p::None">;
-def PTX_DiscardOp : PTX_InstOp<"discard", "discard a cache line", "discard.global.L2 [a], 128;", "mc::SP | mc::FL", "fl::Mem", "p::None">;
+def PTX_PrefetchuOp : PTX_InstOp<"prefetchu", "prefetch to the uniform cache", "prefetchu.L1 [a];", "mc::FL", "fl::L1", "p::None">;
+def PTX_ApplyPriorityOp : PTX_InstOp<"applypriority", "apply a cache eviction priority", "applypriority.global.L2::evict_normal [a], 128;", "mc::SP | mc::FL", "fl::L2Normal", "p::None">;
+def PTX_DiscardOp : PTX_InstOp<"discard", "discard a cache line", "discard.global.L2 [a], 128;", "mc::SP | mc::FL", "fl::L2", "p::None">;
 def PTX_CreatePolicyOp : PTX_InstOp<"createpolicy", "create a cache eviction policy", "createpolicy.fractional.L2::evict_last.b64 pol, 1.0;", "mc::T | mc::FL | mc::EXTRA", "fl::CreatePolicy">;
 def PTX_IsspacepOp : PTX_InstOp<"isspacep", "test a generic address's state space", "isspacep.shared p, a;", "mc::SP", "fl::None">;
 def PTX_CvtaOp : PTX_InstOp<"cvta", "convert an address between generic and a state space", "cvta.to.global.u64 d, a;", "mc::T | mc::SP | mc::FL", "fl::Conv">;
@@ -419,7 +419,7 @@ def PTX_TensormapCpFenceproxyOp : PTX_InstOp<"tensormap.cp_fenceproxy", "copy a 
 // Matrix load/store/move.
 def PTX_LdmatrixOp : PTX_InstOp<"ldmatrix", "load matrices from shared memory", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {a, b, c, d}, [p];", "mc::T | mc::SP | mc::SHAPE | mc::COUNT | mc::FL | mc::EXTRA", "fl::Matrix">;
 def PTX_StmatrixOp : PTX_InstOp<"stmatrix", "store matrices to shared memory", "stmatrix.sync.aligned.m8n8.x2.shared.b16 [p], {a, b};", "mc::T | mc::SP | mc::SHAPE | mc::COUNT | mc::FL | mc::EXTRA", "fl::Matrix", "p::None">;
-def PTX_MovmatrixOp : PTX_InstOp<"movmatrix", "transpose a matrix in registers", "movmatrix.sync.aligned.m8n8.trans.b16 d, a;", "mc::T | mc::SHAPE | mc::FL", "fl::All">;
+def PTX_MovmatrixOp : PTX_InstOp<"movmatrix", "transpose a matrix in registers", "movmatrix.sync.aligned.m8n8.trans.b16 d, a;", "mc::T | mc::SHAPE | mc::FL", "fl::Matrix">;
 
 // Textures and surfaces.
 def PTX_TexOp : PTX_InstOp<"tex", "texture fetch", "tex.2d.v4.f32.f32 {r, g, b, a}, [tex, {x, y}];", "mc::T | mc::GEOM | mc::VEC | mc::FL | mc::EXTRA", "fl::All">;
@@ -432,28 +432,28 @@ def PTX_SuredOp : PTX_InstOp<"sured", "surface reduction", "sured.b.add.2d.u32.t
 def PTX_SuqOp : PTX_InstOp<"suq", "surface query", "suq.width.b32 d, [surf];", "mc::T | mc::FL | mc::EXTRA", "fl::None">;
 
 // Barriers, ordering and atomics.
-def PTX_BarSyncOp : PTX_InstOp<"bar.sync", "CTA barrier: wait (`bar.sync`, `bar`)", "bar.sync 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
-def PTX_BarArriveOp : PTX_InstOp<"bar.arrive", "CTA barrier: arrive without waiting", "bar.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
+def PTX_BarSyncOp : PTX_InstOp<"bar.sync", "CTA barrier: wait (`bar.sync`, `bar`)", "bar.sync 1, 64;", "mc::SCOPE | mc::FL", "fl::WarpSync", "p::None">;
+def PTX_BarArriveOp : PTX_InstOp<"bar.arrive", "CTA barrier: arrive without waiting", "bar.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::None", "p::None">;
 def PTX_BarRedOp : PTX_InstOp<"bar.red", "CTA barrier with reduction", "bar.red.popc.u32 d, 0, p;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::None">;
-def PTX_BarrierSyncOp : PTX_InstOp<"barrier.sync", "CTA barrier, non-aligned form", "barrier.sync.aligned 0;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
-def PTX_BarrierArriveOp : PTX_InstOp<"barrier.arrive", "CTA barrier arrive, non-aligned form", "barrier.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Sync", "p::None">;
-def PTX_BarrierRedOp : PTX_InstOp<"barrier.red", "CTA barrier with reduction, non-aligned form", "barrier.red.and.pred p, 0, q;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::Sync">;
+def PTX_BarrierSyncOp : PTX_InstOp<"barrier.sync", "CTA barrier, non-aligned form", "barrier.sync.aligned 0;", "mc::SCOPE | mc::FL", "fl::SyncAligned", "p::None">;
+def PTX_BarrierArriveOp : PTX_InstOp<"barrier.arrive", "CTA barrier arrive, non-aligned form", "barrier.arrive 1, 64;", "mc::SCOPE | mc::FL", "fl::Aligned", "p::None">;
+def PTX_BarrierRedOp : PTX_InstOp<"barrier.red", "CTA barrier with reduction, non-aligned form", "barrier.red.and.pred p, 0, q;", "mc::T | mc::RED | mc::SCOPE | mc::FL", "fl::Aligned">;
 def PTX_BarWarpSyncOp : PTX_InstOp<"bar.warp.sync", "warp barrier", "bar.warp.sync -1;", "mc::FL", "fl::WarpSync", "p::None">;
-def PTX_BarrierClusterArriveOp : PTX_InstOp<"barrier.cluster.arrive", "cluster barrier arrive", "barrier.cluster.arrive.release.aligned;", "mc::SEM | mc::FL", "fl::Sync", "p::None">;
-def PTX_BarrierClusterWaitOp : PTX_InstOp<"barrier.cluster.wait", "cluster barrier wait", "barrier.cluster.wait.acquire.aligned;", "mc::SEM | mc::FL", "fl::Sync", "p::None">;
+def PTX_BarrierClusterArriveOp : PTX_InstOp<"barrier.cluster.arrive", "cluster barrier arrive", "barrier.cluster.arrive.release.aligned;", "mc::SEM | mc::FL", "fl::Aligned", "p::None">;
+def PTX_BarrierClusterWaitOp : PTX_InstOp<"barrier.cluster.wait", "cluster barrier wait", "barrier.cluster.wait.acquire.aligned;", "mc::SEM | mc::FL", "fl::Aligned", "p::None">;
 def PTX_MembarOp : PTX_InstOp<"membar", "memory barrier", "membar.gl;", "mc::SCOPE | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_FenceOp : PTX_InstOp<"fence", "memory fence, including proxy fences", "fence.acq_rel.gpu; fence.proxy.async.shared::cta;", "mc::SEM | mc::SCOPE | mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_AtomOp : PTX_InstOp<"atom", "atomic read-modify-write", "atom.acq_rel.gpu.global.add.u32 d, [a], b; atom.cas.b64 d, [a], b, c;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::Mem">;
-def PTX_RedOp : PTX_InstOp<"red", "atomic reduction without result", "red.relaxed.sys.global.add.f32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::Mem", "p::None">;
+def PTX_AtomOp : PTX_InstOp<"atom", "atomic read-modify-write", "atom.acq_rel.gpu.global.add.u32 d, [a], b; atom.cas.b64 d, [a], b, c;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::Atomic">;
+def PTX_RedOp : PTX_InstOp<"red", "atomic reduction without result", "red.relaxed.sys.global.add.f32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::Atomic", "p::None">;
 def PTX_RedAsyncOp : PTX_InstOp<"red.async", "asynchronous reduction on distributed shared memory", "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [a], b, [mbar];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::FL", "fl::All", "p::None">;
 def PTX_MbarrierInitOp : PTX_InstOp<"mbarrier.init", "initialize an mbarrier", "mbarrier.init.shared.b64 [a], count;", "mc::T | mc::SP", "fl::None", "p::None">;
 def PTX_MbarrierInvalOp : PTX_InstOp<"mbarrier.inval", "invalidate an mbarrier", "mbarrier.inval.shared.b64 [a];", "mc::T | mc::SP", "fl::None", "p::None">;
-def PTX_MbarrierArriveOp : PTX_InstOp<"mbarrier.arrive", "arrive on an mbarrier", "mbarrier.arrive.release.cta.shared::cta.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
-def PTX_MbarrierArriveDropOp : PTX_InstOp<"mbarrier.arrive_drop", "arrive on an mbarrier and drop out", "mbarrier.arrive_drop.shared.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
+def PTX_MbarrierArriveOp : PTX_InstOp<"mbarrier.arrive", "arrive on an mbarrier", "mbarrier.arrive.release.cta.shared::cta.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::MbarrierArrive">;
+def PTX_MbarrierArriveDropOp : PTX_InstOp<"mbarrier.arrive_drop", "arrive on an mbarrier and drop out", "mbarrier.arrive_drop.shared.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::MbarrierArrive">;
 def PTX_MbarrierExpectTxOp : PTX_InstOp<"mbarrier.expect_tx", "expect transaction bytes on an mbarrier", "mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [a], 64;", "mc::T | mc::SP | mc::SEM | mc::SCOPE", "fl::None", "p::None">;
 def PTX_MbarrierCompleteTxOp : PTX_InstOp<"mbarrier.complete_tx", "complete transaction bytes on an mbarrier", "mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [a], 64;", "mc::T | mc::SP | mc::SEM | mc::SCOPE", "fl::None", "p::None">;
-def PTX_MbarrierTestWaitOp : PTX_InstOp<"mbarrier.test_wait", "test an mbarrier phase", "mbarrier.test_wait.parity.shared::cta.b64 p, [a], phase;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
-def PTX_MbarrierTryWaitOp : PTX_InstOp<"mbarrier.try_wait", "wait on an mbarrier phase, with a time limit", "mbarrier.try_wait.parity.shared::cta.b64 p, [a], phase, 1000;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::Mbarrier">;
+def PTX_MbarrierTestWaitOp : PTX_InstOp<"mbarrier.test_wait", "test an mbarrier phase", "mbarrier.test_wait.parity.shared::cta.b64 p, [a], phase;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::MbarrierWait">;
+def PTX_MbarrierTryWaitOp : PTX_InstOp<"mbarrier.try_wait", "wait on an mbarrier phase, with a time limit", "mbarrier.try_wait.parity.shared::cta.b64 p, [a], phase, 1000;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::MbarrierWait">;
 def PTX_MbarrierPendingCountOp : PTX_InstOp<"mbarrier.pending_count", "pending count of an mbarrier state", "mbarrier.pending_count.b64 d, state;", "mc::T", "fl::None">;
 
 // Warp-level operations.
@@ -461,7 +461,7 @@ def PTX_VoteOp : PTX_InstOp<"vote", "warp vote", "vote.sync.ballot.b32 d, p, mem
 def PTX_MatchOp : PTX_InstOp<"match", "warp match", "match.any.sync.b32 d, a, membermask;", "mc::T | mc::MODE | mc::FL", "fl::WarpSync">;
 def PTX_ReduxOp : PTX_InstOp<"redux", "warp reduction", "redux.sync.add.s32 d, a, membermask;", "mc::T | mc::RED | mc::FL", "fl::Redux">;
 def PTX_ActivemaskOp : PTX_InstOp<"activemask", "mask of active threads", "activemask.b32 d;", "mc::T", "fl::None">;
-def PTX_ElectOp : PTX_InstOp<"elect", "elect one leader thread", "elect.sync d|p, membermask;", "mc::FL", "fl::Sync">;
+def PTX_ElectOp : PTX_InstOp<"elect", "elect one leader thread", "elect.sync d|p, membermask;", "mc::FL", "fl::WarpSync">;
 
 // Warp-level and warpgroup matrix multiply.
 def PTX_WmmaLoadOp : PTX_InstOp<"wmma.load", "load a wmma fragment", "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {a0, ..., a7}, [p], stride;", "mc::T | mc::SP | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All">;
@@ -471,9 +471,9 @@ def PTX_MmaOp : PTX_InstOp<"mma", "warp matrix multiply-accumulate", "mma.sync.a
 def PTX_MmaSpOp : PTX_InstOp<"mma.sp", "sparse warp matrix multiply-accumulate", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {d}, {a}, {b}, {c}, e, 0x0;", "mc::T | mc::SHAPE | mc::FL | mc::EXTRA", "fl::Mma">;
 def PTX_WgmmaMmaAsyncOp : PTX_InstOp<"wgmma.mma_async", "warpgroup matrix multiply-accumulate", "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {d}, adesc, bdesc, p, 1, 1, 0, 0;", "mc::T | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All">;
 def PTX_WgmmaMmaAsyncSpOp : PTX_InstOp<"wgmma.mma_async.sp", "sparse warpgroup matrix multiply-accumulate", "wgmma.mma_async.sp.sync.aligned.m64n128k32.f32.f16.f16 {d}, adesc, bdesc, e, 0, p, 1, 1, 0, 0;", "mc::T | mc::SHAPE | mc::FL | mc::EXTRA", "fl::All">;
-def PTX_WgmmaFenceOp : PTX_InstOp<"wgmma.fence", "order register accesses before wgmma", "wgmma.fence.sync.aligned;", "mc::FL", "fl::Sync", "p::None">;
-def PTX_WgmmaCommitGroupOp : PTX_InstOp<"wgmma.commit_group", "commit wgmma operations as a group", "wgmma.commit_group.sync.aligned;", "mc::FL", "fl::Sync", "p::None">;
-def PTX_WgmmaWaitGroupOp : PTX_InstOp<"wgmma.wait_group", "wait for wgmma groups", "wgmma.wait_group.sync.aligned 0;", "mc::FL", "fl::Sync", "p::None">;
+def PTX_WgmmaFenceOp : PTX_InstOp<"wgmma.fence", "order register accesses before wgmma", "wgmma.fence.sync.aligned;", "mc::FL", "fl::SyncAligned", "p::None">;
+def PTX_WgmmaCommitGroupOp : PTX_InstOp<"wgmma.commit_group", "commit wgmma operations as a group", "wgmma.commit_group.sync.aligned;", "mc::FL", "fl::SyncAligned", "p::None">;
+def PTX_WgmmaWaitGroupOp : PTX_InstOp<"wgmma.wait_group", "wait for wgmma groups", "wgmma.wait_group.sync.aligned 0;", "mc::FL", "fl::SyncAligned", "p::None">;
 
 // tcgen05 (sm_100 tensor core generation 5).
 class PTX_Tcgen05Op<string name, string summ, string example, string props = "p::None">
@@ -538,7 +538,7 @@ def PTX_TrapOp : PTX_InstOp<"trap", "abort execution with an error", "trap;", "m
 def PTX_BrkptOp : PTX_InstOp<"brkpt", "breakpoint", "brkpt;", "mc::None", "fl::None", "p::None">;
 def PTX_NanosleepOp : PTX_InstOp<"nanosleep", "suspend the thread for about a time", "nanosleep.u32 100;", "mc::T", "fl::None", "p::None">;
 def PTX_PmeventOp : PTX_InstOp<"pmevent", "trigger a performance-monitor event", "pmevent 1; pmevent.mask 0x3;", "mc::EXTRA", "fl::None", "p::None">;
-def PTX_SetmaxnregOp : PTX_InstOp<"setmaxnreg", "adjust the warp's register budget", "setmaxnreg.inc.sync.aligned.u32 240;", "mc::T | mc::FL | mc::EXTRA", "fl::Sync", "p::None">;
+def PTX_SetmaxnregOp : PTX_InstOp<"setmaxnreg", "adjust the warp's register budget", "setmaxnreg.inc.sync.aligned.u32 240;", "mc::T | mc::FL | mc::EXTRA", "fl::SyncAligned", "p::None">;
 def PTX_GriddepcontrolOp : PTX_InstOp<"griddepcontrol", "programmatic dependent launch control", "griddepcontrol.launch_dependents;", "mc::EXTRA", "fl::None", "p::None">;
 
 #endif // ZLUDA_DIALECTS_PTX_PTXOPS_TD

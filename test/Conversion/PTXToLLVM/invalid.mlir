@@ -5,24 +5,24 @@
 // RUN: zluda-opt --convert-ptx-to-llvm=chip=gfx1100 %s -split-input-file -verify-diagnostics
 
 // The modifier gate (every instruction): a modifier outside the common set
-// and the instruction family's own (.cc is add/sub/mad's). slct's flag set
+// and the instruction family's own (.cc is add/sub/mad's). set's flag set
 // in the dialect is the arithmetic one, so the gate is what refuses it.
-ptx.func @slct_cc attributes {params = [], returns = []} {
-  %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: slct.cc.s32.s32}}
-  // expected-note @+1 {{in 'slct_cc'}}
-  %1 = ptx.slct "cc.s32.s32" %0, %0, %0 : (i32, i32, i32) -> i32
+ptx.func @set_cc attributes {params = [], returns = []} {
+  %0 = ptx.undef : f32
+  // expected-error @+2 {{unsupported: set.lt.cc.u32.f32}}
+  // expected-note @+1 {{in 'set_cc'}}
+  %1 = ptx.set "lt.cc.u32.f32" %0, %0 : (f32, f32) -> i32
   ptx.ret
 }
 
 // -----
 
 // .relu is min/max/fma's (and cvt's).
-ptx.func @slct_relu attributes {params = [], returns = []} {
-  %0 = ptx.undef : i32
-  // expected-error @+2 {{unsupported: slct.relu.s32.s32}}
-  // expected-note @+1 {{in 'slct_relu'}}
-  %1 = ptx.slct "relu.s32.s32" %0, %0, %0 : (i32, i32, i32) -> i32
+ptx.func @set_relu attributes {params = [], returns = []} {
+  %0 = ptx.undef : f32
+  // expected-error @+2 {{unsupported: set.lt.relu.u32.f32}}
+  // expected-note @+1 {{in 'set_relu'}}
+  %1 = ptx.set "lt.relu.u32.f32" %0, %0 : (f32, f32) -> i32
   ptx.ret
 }
 

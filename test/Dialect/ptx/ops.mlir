@@ -67,8 +67,8 @@ module attributes {ptx.module = #ptx.target<version = "9.0", targets = ["sm_90a"
     %w:4 = ptx.wgmma.mma_async "m64n8k16.sync.aligned.f32.bf16.bf16" %addr, %addr : (i64, i64) -> (f32, f32, f32, f32)
     // CHECK: ptx.vabsdiff4 "u32.u32.u32" {{.*}} {selectors = ["", "b0", "", ""]}
     %vd = ptx.vabsdiff4 "u32.u32.u32" %tid, %tid, %tid {selectors = ["", "b0", "", ""]} : (i32, i32, i32) -> i32
-    // CHECK: ptx.bar.sync "aligned"
-    ptx.bar.sync "aligned" %tid : (i32) -> ()
+    // CHECK: ptx.barrier.sync "aligned"
+    ptx.barrier.sync "aligned" %tid : (i32) -> ()
     // CHECK: ptx.call @callee returns(%{{.*}} : !ptx.ptr<param>) args(%{{.*}} : i32) {uni}
     ptx.call @callee returns(%p : !ptx.ptr<param>) args(%tid : i32) {uni}
     // CHECK: ptx.call indirect %[[ADDR]] : i64 args(%{{.*}} : i32) {prototype = [#ptx.param<name = "_", space = param, type = b32>]} -> i32

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Every flag on every instruction form, against ptxas (issue 18, item 1).
+
+The differential fuzzer (ptxas_differential.py) mutates the corpus at random;
+this tries, exhaustively, each flag of the ptx dialect's Flag enumeration
+(`.ftz`, `.sat`, `.relu`, `.mmio`, `.L2::cache_hint`, ...) written into one
+valid form of each instruction that takes flags, and runs each line through
+`ptxas -arch=ARCH` and `zluda-precompile compile --emit=none`. It prints
+every disagreement: LENIENT (we accept what ptxas refuses, with ptxas's
+message) or STRICT (we refuse what ptxas accepts), and BASE for a form that
+ptxas itself refuses without a flag (a mistake in the table below). Its
+first runs (the eighteenth session) found 340 lenient lines: 233 in the
+math functions, abs, bfind, bmsk/szext and mad24 (which took any
+arithmetic flag: `sin.approx.relu`, `abs.sat.s32`), 107 in the rest
+(movmatrix, slct, prefetchu, discard, applypriority and ldu took any
+memory or arithmetic flag; `min.relu.f32`, `.mmio` without .relaxed.sys).
+
+  python3 test/fuzz/ptxas_flag_grid.py --tool build/bin/zluda-precompile
+      [--arch sm_90a] [--jobs 2] [NAME...]
+
+NAMEs restrict the run to those rows of FORMS. Exit status 1 when anything
+disagrees. Deterministic; about 2,000 compilations each side (~3 minutes
+on two cores).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+# One valid form per row; {F} is where the flag goes.
+FORMS = {
+    'add': 'add{F}.f32 %f1, %f2, %f3;',
+    'add.s32': 'add{F}.s32 %r1, %r2, %r3;',
+    'sub': 'sub{F}.f32 %f1, %f2, %f3;',
+    'mul': 'mul{F}.f32 %f1, %f2, %f3;',
+    'mul.lo': 'mul.lo{F}.s32 %r1, %r2, %r3;',
+    'mad': 'mad.rn{F}.f32 %f1, %f2, %f3, %f4;',
+    'mad.lo': 'mad.lo{F}.s32 %r1, %r2, %r3, %r4;',
+    'fma': 'fma.rn{F}.f32 %f1, %f2, %f3, %f4;',
+    'fma.f16': 'fma.rn{F}.f16 %rs1, %rs2, %rs3, %rs4;',
+    'min': 'min{F}.f32 %f1, %f2, %f3;',
+    'min.s32': 'min{F}.s32 %r1, %r2, %r3;',
+    'min.f16': 'min{F}.f16 %rs1, %rs2, %rs3;',
+    'neg': 'neg{F}.f32 %f1, %f2;',
+    'div': 'div.rn{F}.f32 %f1, %f2, %f3;',
+    'div.approx': 'div.approx{F}.f32 %f1, %f2, %f3;',
+    'div.s32': 'div{F}.s32 %r1, %r2, %r3;',
+    'rem': 'rem{F}.s32 %r1, %r2, %r3;',
+    'rcp': 'rcp.rn{F}.f32 %f1, %f2;',
+    'rcp.approx': 'rcp.approx{F}.f32 %f1, %f2;',
+    'sqrt': 'sqrt.rn{F}.f32 %f1, %f2;',
+    'rsqrt': 'rsqrt.approx{F}.f32 %f1, %f2;',
+    'sin': 'sin.approx{F}.f32 %f1, %f2;',
+    'cos': 'cos.approx{F}.f32 %f1, %f2;',
+    'lg2': 'lg2.approx{F}.f32 %f1, %f2;',
+    'ex2': 'ex2.approx{F}.f32 %f1, %f2;',
+    'ex2.f16': 'ex2.approx{F}.f16 %rs1, %rs2;',
+    'ex2.bf16': 'ex2.approx.ftz{F}.bf16 %rs1, %rs2;',
+    'tanh': 'tanh.approx{F}.f32 %f1, %f2;',
+    'abs': 'abs{F}.f32 %f1, %f2;',
+    'abs.s32': 'abs{F}.s32 %r1, %r2;',
+    'abs.f16': 'abs{F}.f16 %rs1, %rs2;',
+    'bfind': 'bfind{F}.u32 %r1, %r2;',
+    'bmsk': 'bmsk.clamp{F}.b32 %r1, %r2, %r3;',
+    'szext': 'szext.wrap{F}.s32 %r1, %r2, %r3;',
+    'mad24': 'mad24.lo{F}.s32 %r1, %r2, %r3, %r4;',
+    'mul24': 'mul24.lo{F}.s32 %r1, %r2, %r3;',
+    'setp': 'setp.lt{F}.f32 %p1, %f2, %f3;',
+    'set': 'set.lt{F}.u32.f32 %r1, %f2, %f3;',
+    'selp': 'selp{F}.b32 %r1, %r2, %r3, %p1;',
+    'slct': 'slct{F}.f32.s32 %f1, %f2, %f3, %r1;',
+    'cvt': 'cvt.rn{F}.f16.f32 %rs1, %f1;',
+    'cvt.rzi': 'cvt.rzi{F}.s32.f32 %r1, %f1;',
+    'cvta': 'cvta.to.global{F}.u64 %rd1, %rd2;',
+    'addc': 'addc.cc{F}.u32 %r1, %r2, %r3;',
+    'copysign': 'copysign{F}.f32 %f1, %f2, %f3;',
+    'testp': 'testp.finite{F}.f32 %p1, %f1;',
+    'popc': 'popc{F}.b32 %r1, %r2;',
+    'clz': 'clz{F}.b32 %r1, %r2;',
+    'brev': 'brev{F}.b32 %r1, %r2;',
+    'bfe': 'bfe{F}.u32 %r1, %r2, 1, 2;',
+    'bfi': 'bfi{F}.b32 %r1, %r2, %r3, 1, 2;',
+    'fns': 'fns{F}.b32 %r1, %r2, %r3, 1;',
+    'sad': 'sad{F}.u32 %r1, %r2, %r3, %r4;',
+    'dp4a': 'dp4a{F}.u32.u32 %r1, %r2, %r3, %r4;',
+    'shl': 'shl{F}.b32 %r1, %r2, 1;',
+    'mov': 'mov{F}.b32 %r1, %r2;',
+    'and': 'and{F}.b32 %r1, %r2, %r3;',
+    'not': 'not{F}.b32 %r1, %r2;',
+    'cnot': 'cnot{F}.b32 %r1, %r2;',
+    'lop3': 'lop3{F}.b32 %r1, %r2, %r3, %r4, 0x80;',
+    'prmt': 'prmt{F}.b32 %r1, %r2, %r3, %r4;',
+    'shfl': 'shfl.sync.idx{F}.b32 %r1, %r2, 0, 31, -1;',
+    'vote': 'vote.sync.all{F}.pred %p1, %p2, -1;',
+    'match': 'match.any.sync{F}.b32 %r1, %r2, -1;',
+    'redux': 'redux.sync.add{F}.s32 %r1, %r2, -1;',
+    'activemask': 'activemask{F}.b32 %r1;',
+    'elect': 'elect.sync{F} %r1|%p1, -1;',
+    'bar.sync': 'bar.sync{F} 0;',
+    'barrier.sync': 'barrier.sync{F} 0;',
+    'bar.arrive': 'bar.arrive{F} 0, 32;',
+    'bar.warp.sync': 'bar.warp.sync{F} -1;',
+    'membar': 'membar{F}.gl;',
+    'fence': 'fence{F}.sc.gpu;',
+    'atom': 'atom.global{F}.add.u32 %r1, [%rd1], 1;',
+    'red': 'red.global{F}.add.u32 [%rd1], 1;',
+    'ld': 'ld.global{F}.u32 %r1, [%rd1];',
+    'st': 'st.global{F}.u32 [%rd1], %r1;',
+    'ldu': 'ldu.global{F}.u32 %r1, [%rd1];',
+    'prefetchu': 'prefetchu.L1{F} [%rd1];',
+    'discard': 'discard.global.L2{F} [%rd1], 128;',
+    'applypriority': 'applypriority.global.L2::evict_normal{F} [%rd1], 128;',
+    'isspacep': 'isspacep.global{F} %p1, %rd1;',
+    'mapa': 'mapa.shared::cluster{F}.u32 %r1, %r2, %r3;',
+    'getctarank': 'getctarank{F}.u64 %r1, %rd1;',
+    'nanosleep': 'nanosleep{F}.u32 10;',
+    'cp.async': 'cp.async.ca.shared.global{F} [sh], [%rd1], 4;',
+    'cp.async.commit_group': 'cp.async.commit_group{F};',
+    'cp.async.wait_group': 'cp.async.wait_group{F} 0;',
+    'mbarrier.init': 'mbarrier.init.shared{F}.b64 [sh], 1;',
+    'mbarrier.arrive': 'mbarrier.arrive.shared{F}.b64 %rd1, [sh];',
+    'mbarrier.test_wait': 'mbarrier.test_wait.shared{F}.b64 %p1, [sh], %rd1;',
+    'mbarrier.pending_count': 'mbarrier.pending_count{F}.b64 %r1, %rd1;',
+    'ldmatrix': 'ldmatrix.sync.aligned.m8n8.x1{F}.shared.b16 {%r1}, [sh];',
+    'stmatrix': 'stmatrix.sync.aligned.m8n8.x1{F}.shared.b16 [sh], {%r1};',
+    'movmatrix': 'movmatrix.sync.aligned.m8n8.trans{F}.b16 %r1, %r2;',
+    'setmaxnreg': 'setmaxnreg.inc.sync.aligned{F}.u32 64;',
+    'griddepcontrol': 'griddepcontrol.wait{F};',
+}
+# The ptx dialect's flags (PTXEnums.td, Flag), each written as PTX spells it.
+FLAGS = ['.ftz', '.sat', '.approx', '.full', '.relu', '.NaN', '.xorsign.abs',
+         '.abs', '.uni', '.nc', '.volatile', '.cc', '.shiftamt', '.sync',
+         '.aligned', '.to', '.clamp', '.wrap', '.noftz', '.satfinite', '.oob',
+         '.trans', '.mmio', '.L1::evict_normal', '.L1::evict_last',
+         '.L1::no_allocate', '.L2::evict_first', '.L2::evict_last',
+         '.L2::evict_normal', '.L2::cache_hint', '.L2::64B', '.L2::128B',
+         '.L1', '.L2', '.unified', '.proxy', '.parity', '.noComplete',
+         '.expect_tx', '.bulk_group']
+HEADER = """.version 8.6
+.target {arch}
+.address_size 64
+.visible .entry k(.param .u64 p)
+{{
+.reg .pred %p<9>; .reg .b16 %rs<9>; .reg .b32 %r<33>; .reg .b64 %rd<33>;
+.reg .f32 %f<33>; .reg .f64 %fd<9>;
+.shared .align 8 .b8 sh[1024];
+"""
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.returncode == 0, (r.stderr.strip().splitlines() or [''])[0]
+
+
+def check(args, line):
+    with tempfile.NamedTemporaryFile('w', suffix='.ptx', delete=False) as f:
+        f.write(HEADER.format(arch=args.arch) + line + '\nret;\n}\n')
+        path = f.name
+    try:
+        ptxas, message = run(['ptxas', '-arch=' + args.arch, path, '-o',
+                              os.devnull])
+        ours, _ = run([args.tool, 'compile', path, '--emit=none'])
+    finally:
+        os.unlink(path)
+    return line, ptxas, ours, message.split(': ', 1)[-1]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--tool', required=True)
+    ap.add_argument('--arch', default='sm_90a')
+    ap.add_argument('--jobs', type=int, default=2)
+    ap.add_argument('names', nargs='*')
+    args = ap.parse_args()
+    rows = [n for n in FORMS if not args.names or n in args.names]
+    lines = [FORMS[n].replace('{F}', f) for n in rows for f in [''] + FLAGS]
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda l: check(args, l), lines))
+    disagree = 0
+    for i, (line, ptxas, ours, message) in enumerate(results):
+        base = i % (len(FLAGS) + 1) == 0
+        if base and not ptxas:
+            print('BASE     %s  || %s' % (line, message))
+            disagree += 1
+        elif ptxas != ours:
+            print('%-8s %s  || %s' % ('LENIENT' if ours else 'STRICT', line,
+                                      message))
+            disagree += 1
+    print('%d lines (%d forms x %d flags and none), %d disagreements' %
+          (len(lines), len(rows), len(FLAGS), disagree))
+    return 1 if disagree else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
