@@ -3512,6 +3512,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       !isHalfType(types[0]))
     return p.error(opTok, "'fma.oob' is of halves, not ." +
                               stringifyTypeKind(types[0]));
+  // (The surface accesses handle out-of-range coordinates one way,
+  // "Multiple clamp modifiers specified"; mma saturates integer results,
+  // "Unexpected instruction types specified for 'mma'".)
+  if (llvm::is_contained({"suld", "sust", "sured"}, mnemonic) &&
+      (mods.has(Flag::trap) + mods.has(Flag::clamp) + mods.has(Flag::zero)) > 1)
+    return p.error(opTok, "'" + mnemonic +
+                              "' takes one of .trap, .clamp, "
+                              ".zero");
+  if ((mnemonic == "mma" || mnemonic == "mma.sp") &&
+      mods.has(Flag::satfinite) && types.size() == 4 &&
+      types[0] != TypeKind::s32)
+    return p.error(opTok, "'" + mnemonic +
+                              ".satfinite' saturates .s32 "
+                              "results, not ." +
+                              stringifyTypeKind(types[0]));
   if (mnemonic == "div" && mods.has(Flag::approx) && mods.has(Flag::full))
     return p.error(opTok, "'div' is .approx or .full, not both");
   if (mnemonic == "slct" && mods.has(Flag::ftz) && types.size() == 2 &&
@@ -4424,6 +4439,49 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       operands[0].kind != ParsedOperand::Addr)
     return p.error(operands[0].tok, "'cp.async' writes an address [a], not " +
                                         Parser::describe(operands[0].tok));
+  // The bulk copies (ptxas_flag_grid.py): one completion, an mbarrier's
+  // or a bulk group's ("Multiple .bulk_group modifiers specified"); the
+  // cache policy of .L2::cache_hint is their last operand, a register or
+  // an immediate ("Arguments mismatch"); .noftz adds halves.
+  if (mnemonic.starts_with("cp.async.bulk") ||
+      mnemonic.starts_with("cp.reduce.async.bulk")) {
+    if (mods.has(Flag::mbarrier_complete_tx_bytes) &&
+        mods.has(Flag::bulk_group))
+      return p.error(opTok, "'" + mnemonic +
+                                "' completes on an mbarrier or "
+                                "in a bulk group, not both");
+    bool hint = mods.has(Flag::L2_cache_hint);
+    bool tensor = mnemonic.ends_with(".tensor");
+    size_t want = 0;
+    // (cp.async.bulk.prefetch reads [address], size: seed 46.)
+    if (mnemonic == "cp.async.bulk.prefetch" &&
+        (operands.size() != 2u + hint ||
+         operands[0].kind != ParsedOperand::Addr))
+      return p.error(opTok, "'cp.async.bulk.prefetch' takes [address] and a "
+                            "size" +
+                                Twine(hint ? " and a cache policy" : ""));
+    if (mnemonic == "cp.reduce.async.bulk")
+      want = 3 + mods.has(Flag::mbarrier_complete_tx_bytes) + hint;
+    if (want && operands.size() != want)
+      return p.error(opTok, "'" + mnemonic + "' takes " + Twine(want) +
+                                " operands" +
+                                (hint ? " (the last a cache policy)" : "") +
+                                ", not " + Twine(operands.size()));
+    if (tensor && hint && !operands.empty() &&
+        (operands.back().kind == ParsedOperand::Addr ||
+         operands.back().kind == ParsedOperand::Vec))
+      return p.error(operands.back().tok,
+                     "'" + mnemonic +
+                         ".L2::cache_hint' takes a cache policy "
+                         "last, not " +
+                         (operands.back().kind == ParsedOperand::Addr
+                              ? "an address"
+                              : "a vector"));
+    if (mods.has(Flag::noftz) && !(mods.getTypes().size() == 1 &&
+                                   (mods.getTypes()[0] == TypeKind::f16 ||
+                                    mods.getTypes()[0] == TypeKind::bf16)))
+      return p.error(opTok, "'" + mnemonic + ".noftz' adds .f16 or .bf16");
+  }
   // (Seed 45: cp.async takes at most a source size and a policy besides
   // (a fifth without .L2::cache_hint has its message below);
   // isspacep's address is 32- or 64-bit; cp.async.bulk's size 32-bit.)
@@ -4443,15 +4501,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "cp.async.bulk" && operands.size() >= 3)
     if (std::optional<TypeKind> reg = not32(operands[2]))
       return refuseRegister(mnemonic, operands[2], *reg, "size");
-  // (Seed 46: testp writes a predicate; cp.async.bulk.prefetch reads
-  // [address], size; a half is converted from a register only.)
+  // (Seed 46: testp writes a predicate; a half is converted from a
+  // register only.)
   if (mnemonic == "testp" && !operands.empty() &&
       failed(requirePredicate(mnemonic, operands[0], "writes")))
     return failure();
-  if (mnemonic == "cp.async.bulk.prefetch" &&
-      (operands.size() < 2 || operands[0].kind != ParsedOperand::Addr))
-    return p.error(opTok, "'cp.async.bulk.prefetch' takes [address] and a "
-                          "size");
   if (mnemonic == "cvt" && types.size() == 2 && isHalfType(types[1]))
     for (const ParsedOperand &o : after(operands, 1))
       if (o.isLiteral())

@@ -158,6 +158,23 @@ constexpr uint64_t Aligned = f(Flag::aligned);
 constexpr uint64_t SyncAligned = f(Flag::sync) | f(Flag::aligned);
 constexpr uint64_t MbarrierArrive = Mbarrier & ~f(Flag::parity);
 constexpr uint64_t MbarrierWait = f(Flag::parity);
+/// The asynchronous stores, bulk copies and their kin (ptxas_flag_grid.py:
+/// each took any flag): st.async and red.async their completion;
+/// cp.async.bulk.prefetch(.tensor) .L2, its cache hint and the tensor's
+/// load mode; cp.async.bulk.wait_group .read; cp.reduce.async.bulk .noftz
+/// besides the copies' own; the tensor copies their load mode;
+/// cp.async.mbarrier.arrive .noinc; tensormap.replace .tile;
+/// clusterlaunchcontrol.try_cancel .async and its completion.
+constexpr uint64_t AsyncStore = f(Flag::mbarrier_complete_tx_bytes);
+constexpr uint64_t BulkPrefetch =
+    f(Flag::L2) | f(Flag::L2_cache_hint) | f(Flag::tile) | f(Flag::im2col);
+constexpr uint64_t BulkWait = f(Flag::read);
+constexpr uint64_t BulkReduce = Bulk | f(Flag::noftz);
+constexpr uint64_t BulkTensor = Bulk | f(Flag::tile) | f(Flag::im2col);
+constexpr uint64_t CpAsyncArrive = f(Flag::noinc);
+constexpr uint64_t Tile = f(Flag::tile);
+constexpr uint64_t ClusterLaunch =
+    f(Flag::async) | f(Flag::mbarrier_complete_tx_bytes);
 } // namespace fl
 
 struct InstSpec {

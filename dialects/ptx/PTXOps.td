@@ -382,7 +382,7 @@ def PTX_PrmtOp : PTX_InstOp<"prmt", "byte permute", "prmt.b32.f4e d, a, b, c;", 
 def PTX_LdOp : PTX_InstOp<"ld", "load", "ld.global.nc.v4.f32 {a, b, c, d}, [addr+16];", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::LoadStore">;
 def PTX_LduOp : PTX_InstOp<"ldu", "load uniform", "ldu.global.f32 d, [a];", "mc::T | mc::SP | mc::VEC | mc::FL", "fl::Ldu">;
 def PTX_StOp : PTX_InstOp<"st", "store", "st.shared.v2.u32 [addr], {a, b};", "mc::T | mc::SP | mc::CACHE | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::LoadStore", "p::None">;
-def PTX_StAsyncOp : PTX_InstOp<"st.async", "asynchronous store to distributed shared memory", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [addr], b, [mbar];", "mc::T | mc::SP | mc::VEC | mc::FL | mc::SEM | mc::SCOPE", "fl::All", "p::None">;
+def PTX_StAsyncOp : PTX_InstOp<"st.async", "asynchronous store to distributed shared memory", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [addr], b, [mbar];", "mc::T | mc::SP | mc::VEC | mc::FL | mc::SEM | mc::SCOPE", "fl::AsyncStore", "p::None">;
 def PTX_StBulkOp : PTX_InstOp<"st.bulk", "bulk zero-initialization of shared memory", "st.bulk.weak.shared::cta [a], size, 0;", "mc::SP | mc::SEM", "fl::None", "p::None">;
 def PTX_PrefetchOp : PTX_InstOp<"prefetch", "prefetch to a cache level", "prefetch.global.L2::evict_last [a];", "mc::SP | mc::FL | mc::EXTRA", "fl::Prefetch", "p::None">;
 def PTX_PrefetchuOp : PTX_InstOp<"prefetchu", "prefetch to the uniform cache", "prefetchu.L1 [a];", "mc::FL", "fl::L1", "p::None">;
@@ -404,17 +404,17 @@ def PTX_CpAsyncOp : PTX_InstOp<"cp.async", "asynchronous copy global to shared",
 def PTX_CpAsyncCommitGroupOp : PTX_InstOp<"cp.async.commit_group", "commit the pending cp.async operations as a group", "cp.async.commit_group;", "mc::None", "fl::None", "p::None">;
 def PTX_CpAsyncWaitGroupOp : PTX_InstOp<"cp.async.wait_group", "wait for cp.async groups", "cp.async.wait_group 1;", "mc::None", "fl::None", "p::None">;
 def PTX_CpAsyncWaitAllOp : PTX_InstOp<"cp.async.wait_all", "wait for all cp.async operations", "cp.async.wait_all;", "mc::None", "fl::None", "p::None">;
-def PTX_CpAsyncMbarrierArriveOp : PTX_InstOp<"cp.async.mbarrier.arrive", "mbarrier arrive on completion of cp.async", "cp.async.mbarrier.arrive.noinc.shared.b64 [mbar];", "mc::T | mc::SP | mc::FL", "fl::All", "p::None">;
+def PTX_CpAsyncMbarrierArriveOp : PTX_InstOp<"cp.async.mbarrier.arrive", "mbarrier arrive on completion of cp.async", "cp.async.mbarrier.arrive.noinc.shared.b64 [mbar];", "mc::T | mc::SP | mc::FL", "fl::CpAsyncArrive", "p::None">;
 def PTX_CpAsyncBulkOp : PTX_InstOp<"cp.async.bulk", "asynchronous bulk copy", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], size, [mbar];", "mc::SP | mc::FL | mc::EXTRA", "fl::Bulk", "p::None">;
-def PTX_CpReduceAsyncBulkOp : PTX_InstOp<"cp.reduce.async.bulk", "asynchronous bulk copy with reduction", "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [d], [s], size;", "mc::T | mc::SP | mc::RED | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_CpAsyncBulkTensorOp : PTX_InstOp<"cp.async.bulk.tensor", "asynchronous bulk tensor copy", "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [tmap, {x, y}], [mbar];", "mc::SP | mc::GEOM | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_CpReduceAsyncBulkTensorOp : PTX_InstOp<"cp.reduce.async.bulk.tensor", "asynchronous bulk tensor copy with reduction", "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [tmap, {x}], [s];", "mc::SP | mc::GEOM | mc::RED | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_CpAsyncBulkPrefetchOp : PTX_InstOp<"cp.async.bulk.prefetch", "bulk prefetch to L2", "cp.async.bulk.prefetch.L2.global [a], size;", "mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_CpAsyncBulkPrefetchTensorOp : PTX_InstOp<"cp.async.bulk.prefetch.tensor", "bulk tensor prefetch to L2", "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [tmap, {x, y}];", "mc::SP | mc::GEOM | mc::FL | mc::EXTRA", "fl::All", "p::None">;
+def PTX_CpReduceAsyncBulkOp : PTX_InstOp<"cp.reduce.async.bulk", "asynchronous bulk copy with reduction", "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [d], [s], size;", "mc::T | mc::SP | mc::RED | mc::FL | mc::EXTRA", "fl::BulkReduce", "p::None">;
+def PTX_CpAsyncBulkTensorOp : PTX_InstOp<"cp.async.bulk.tensor", "asynchronous bulk tensor copy", "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [tmap, {x, y}], [mbar];", "mc::SP | mc::GEOM | mc::FL | mc::EXTRA", "fl::BulkTensor", "p::None">;
+def PTX_CpReduceAsyncBulkTensorOp : PTX_InstOp<"cp.reduce.async.bulk.tensor", "asynchronous bulk tensor copy with reduction", "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [tmap, {x}], [s];", "mc::SP | mc::GEOM | mc::RED | mc::FL | mc::EXTRA", "fl::BulkTensor", "p::None">;
+def PTX_CpAsyncBulkPrefetchOp : PTX_InstOp<"cp.async.bulk.prefetch", "bulk prefetch to L2", "cp.async.bulk.prefetch.L2.global [a], size;", "mc::SP | mc::FL | mc::EXTRA", "fl::BulkPrefetch", "p::None">;
+def PTX_CpAsyncBulkPrefetchTensorOp : PTX_InstOp<"cp.async.bulk.prefetch.tensor", "bulk tensor prefetch to L2", "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [tmap, {x, y}];", "mc::SP | mc::GEOM | mc::FL | mc::EXTRA", "fl::BulkPrefetch", "p::None">;
 def PTX_CpAsyncBulkCommitGroupOp : PTX_InstOp<"cp.async.bulk.commit_group", "commit bulk async operations as a group", "cp.async.bulk.commit_group;", "mc::None", "fl::None", "p::None">;
-def PTX_CpAsyncBulkWaitGroupOp : PTX_InstOp<"cp.async.bulk.wait_group", "wait for bulk async groups", "cp.async.bulk.wait_group.read 0;", "mc::FL", "fl::All", "p::None">;
-def PTX_TensormapReplaceOp : PTX_InstOp<"tensormap.replace", "modify a tensor map", "tensormap.replace.tile.global_address.global.b1024.b64 [tmap], addr;", "mc::T | mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_TensormapCpFenceproxyOp : PTX_InstOp<"tensormap.cp_fenceproxy", "copy a tensor map and fence the proxy", "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [d], [s], 128;", "mc::SP | mc::SEM | mc::SCOPE | mc::FL | mc::EXTRA", "fl::All", "p::None">;
+def PTX_CpAsyncBulkWaitGroupOp : PTX_InstOp<"cp.async.bulk.wait_group", "wait for bulk async groups", "cp.async.bulk.wait_group.read 0;", "mc::FL", "fl::BulkWait", "p::None">;
+def PTX_TensormapReplaceOp : PTX_InstOp<"tensormap.replace", "modify a tensor map", "tensormap.replace.tile.global_address.global.b1024.b64 [tmap], addr;", "mc::T | mc::SP | mc::FL | mc::EXTRA", "fl::Tile", "p::None">;
+def PTX_TensormapCpFenceproxyOp : PTX_InstOp<"tensormap.cp_fenceproxy", "copy a tensor map and fence the proxy", "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [d], [s], 128;", "mc::SP | mc::SEM | mc::SCOPE | mc::FL | mc::EXTRA", "fl::SyncAligned", "p::None">;
 
 // Matrix load/store/move.
 def PTX_LdmatrixOp : PTX_InstOp<"ldmatrix", "load matrices from shared memory", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {a, b, c, d}, [p];", "mc::T | mc::SP | mc::SHAPE | mc::COUNT | mc::FL | mc::EXTRA", "fl::Matrix">;
@@ -445,7 +445,7 @@ def PTX_MembarOp : PTX_InstOp<"membar", "memory barrier", "membar.gl;", "mc::SCO
 def PTX_FenceOp : PTX_InstOp<"fence", "memory fence, including proxy fences", "fence.acq_rel.gpu; fence.proxy.async.shared::cta;", "mc::SEM | mc::SCOPE | mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
 def PTX_AtomOp : PTX_InstOp<"atom", "atomic read-modify-write", "atom.acq_rel.gpu.global.add.u32 d, [a], b; atom.cas.b64 d, [a], b, c;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::Atomic">;
 def PTX_RedOp : PTX_InstOp<"red", "atomic reduction without result", "red.relaxed.sys.global.add.f32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL", "fl::Atomic", "p::None">;
-def PTX_RedAsyncOp : PTX_InstOp<"red.async", "asynchronous reduction on distributed shared memory", "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [a], b, [mbar];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::FL", "fl::All", "p::None">;
+def PTX_RedAsyncOp : PTX_InstOp<"red.async", "asynchronous reduction on distributed shared memory", "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [a], b, [mbar];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::FL", "fl::AsyncStore", "p::None">;
 def PTX_MbarrierInitOp : PTX_InstOp<"mbarrier.init", "initialize an mbarrier", "mbarrier.init.shared.b64 [a], count;", "mc::T | mc::SP", "fl::None", "p::None">;
 def PTX_MbarrierInvalOp : PTX_InstOp<"mbarrier.inval", "invalidate an mbarrier", "mbarrier.inval.shared.b64 [a];", "mc::T | mc::SP", "fl::None", "p::None">;
 def PTX_MbarrierArriveOp : PTX_InstOp<"mbarrier.arrive", "arrive on an mbarrier", "mbarrier.arrive.release.cta.shared::cta.b64 state, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::FL", "fl::MbarrierArrive">;
@@ -497,8 +497,8 @@ def PTX_Tcgen05FenceOp : PTX_Tcgen05Op<"fence", "order tcgen05 operations", "tcg
 def PTX_MultimemLdReduceOp : PTX_InstOp<"multimem.ld_reduce", "load and reduce over a multimem address", "multimem.ld_reduce.relaxed.sys.global.add.f32 d, [a];", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL | mc::EXTRA", "fl::None">;
 def PTX_MultimemStOp : PTX_InstOp<"multimem.st", "store to a multimem address", "multimem.st.relaxed.sys.global.f32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::VEC | mc::FL", "fl::None", "p::None">;
 def PTX_MultimemRedOp : PTX_InstOp<"multimem.red", "reduction on a multimem address", "multimem.red.relaxed.sys.global.add.u32 [a], b;", "mc::T | mc::SP | mc::SEM | mc::SCOPE | mc::RED | mc::VEC | mc::FL | mc::EXTRA", "fl::None", "p::None">;
-def PTX_ClcTryCancelOp : PTX_InstOp<"clusterlaunchcontrol.try_cancel", "request cancellation of a not-yet-launched cluster", "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [d], [mbar];", "mc::T | mc::SP | mc::FL | mc::EXTRA", "fl::All", "p::None">;
-def PTX_ClcQueryCancelOp : PTX_InstOp<"clusterlaunchcontrol.query_cancel", "decode a cluster cancellation response", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, resp;", "mc::T | mc::FL | mc::EXTRA", "fl::All">;
+def PTX_ClcTryCancelOp : PTX_InstOp<"clusterlaunchcontrol.try_cancel", "request cancellation of a not-yet-launched cluster", "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [d], [mbar];", "mc::T | mc::SP | mc::FL | mc::EXTRA", "fl::ClusterLaunch", "p::None">;
+def PTX_ClcQueryCancelOp : PTX_InstOp<"clusterlaunchcontrol.query_cancel", "decode a cluster cancellation response", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, resp;", "mc::T | mc::FL | mc::EXTRA", "fl::None">;
 
 
 // Video (SIMD within a register) instructions. Operand selectors (`%r.b0`,
