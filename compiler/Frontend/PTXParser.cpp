@@ -3569,6 +3569,34 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'mad24.sat' is of .hi.s32 only");
   if (mnemonic == "multimem.ld_reduce" && types.empty())
     return p.error(opTok, "'multimem.ld_reduce' needs a type");
+  // (Seeds 50-51 with --words: multimem.ld_reduce names one type and its
+  // reduction; movmatrix its shape; setmaxnreg is .u32 or .s32; discard
+  // and applypriority take [address] and 128; pmevent's event is 0-15,
+  // .mask's a 16-bit mask.)
+  if (mnemonic == "multimem.ld_reduce" && types.size() > 1)
+    return p.error(opTok, "'multimem.ld_reduce' names one type, not " +
+                              Twine(types.size()));
+  if (mnemonic == "multimem.ld_reduce" && !mods.getRedOp())
+    return p.error(opTok, "'multimem.ld_reduce' needs its reduction (.add, "
+                          "...)");
+  if (mnemonic == "movmatrix" && mods.getShape().empty())
+    return p.error(opTok, "'movmatrix' needs a shape (.m8n8)");
+  if (mnemonic == "setmaxnreg" && types.size() == 1 &&
+      types[0] != TypeKind::u32 && types[0] != TypeKind::s32)
+    return p.error(opTok,
+                   "'setmaxnreg' is .u32, not ." + stringifyTypeKind(types[0]));
+  if ((mnemonic == "discard" || mnemonic == "applypriority") &&
+      (operands.size() != 2 || operands[0].kind != ParsedOperand::Addr ||
+       operands[1].kind != ParsedOperand::Int || operands[1].intValue != 128))
+    return p.error(opTok, "'" + mnemonic + "' takes [address] and 128");
+  if (mnemonic == "pmevent" && operands.size() == 1 &&
+      operands[0].kind == ParsedOperand::Int &&
+      operands[0].intValue > (hasExtra(mods, "mask") ? 0xffffu : 15u))
+    return p.error(
+        operands[0].tok,
+        hasExtra(mods, "mask")
+            ? "'pmevent.mask' takes a 16-bit mask, not " + operands[0].tok.text
+            : "'pmevent' counts events 0 to 15, not " + operands[0].tok.text);
   if (std::optional<std::string> why = multimemReductionError(mnemonic, mods))
     return p.error(opTok, *why);
   if (mnemonic == "txq" &&
@@ -4477,6 +4505,32 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                          (operands.back().kind == ParsedOperand::Addr
                               ? "an address"
                               : "a vector"));
+    // (Seeds 50-51 with --words: cp.async.bulk.prefetch.tensor reads the
+    // tensor map alone, of .global; cp.reduce.async.bulk names two
+    // spaces; an immediate size is a multiple of 16, "expected to be
+    // multiple of 16".)
+    if (mnemonic == "cp.async.bulk.prefetch.tensor") {
+      if (operands.size() != 1u + hint)
+        return p.error(opTok, "'" + mnemonic +
+                                  "' takes the tensor map's "
+                                  "[map, {coordinates}]" +
+                                  Twine(hint ? " and a cache policy" : ""));
+      if (mods.getSpace() != StateSpace::global)
+        return p.error(opTok, "'" + mnemonic + "' reads .global memory");
+    }
+    if (mnemonic.starts_with("cp.reduce.async.bulk") &&
+        mods.getSpaces().size() > 2)
+      return p.error(opTok, "'" + mnemonic + "' names two state spaces, not " +
+                                Twine(mods.getSpaces().size()));
+    if (!tensor) {
+      size_t size = mnemonic == "cp.async.bulk.prefetch" ? 1 : 2;
+      if (size < operands.size() && operands[size].kind == ParsedOperand::Int &&
+          operands[size].intValue % 16 != 0)
+        return p.error(operands[size].tok,
+                       "'" + mnemonic +
+                           "' copies a multiple of 16 bytes, not " +
+                           operands[size].tok.text);
+    }
     if (mods.has(Flag::noftz) && !(mods.getTypes().size() == 1 &&
                                    (mods.getTypes()[0] == TypeKind::f16 ||
                                     mods.getTypes()[0] == TypeKind::bf16)))
@@ -5261,11 +5315,13 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     int sources = 0;
     bool dest = true;
     // (addc, subc: the differential fuzzer, seed 33.)
+    // (cnot, bmsk, szext: seed 51 with --words.)
     if (llvm::is_contained(
-            {"add", "sub",  "min",  "max",   "and",   "or",  "xor",      "not",
-             "neg", "abs",  "addc", "subc",  "div",   "rem", "copysign", "fma",
-             "mad", "mul",  "sqrt", "rsqrt", "rcp",   "sin", "cos",      "lg2",
-             "ex2", "tanh", "mov",  "mul24", "mad24", "sad", "madc"},
+            {"cnot", "bmsk",  "szext", "add",      "sub", "min", "max",
+             "and",  "or",    "xor",   "not",      "neg", "abs", "addc",
+             "subc", "div",   "rem",   "copysign", "fma", "mad", "mul",
+             "sqrt", "rsqrt", "rcp",   "sin",      "cos", "lg2", "ex2",
+             "tanh", "mov",   "mul24", "mad24",    "sad", "madc"},
             mnemonic))
       sources = -1;
     else if (mnemonic == "selp")
