@@ -480,6 +480,10 @@ private:
   /// predicate, not the .T register 'o'" otherwise.
   LogicalResult requirePredicate(StringRef mnemonic, const ParsedOperand &o,
                                  StringRef verb);
+  /// One address, written `[a]`, at operand `addr`; values elsewhere.
+  LogicalResult requireOneAddress(StringRef mnemonic,
+                                  ArrayRef<ParsedOperand> operands,
+                                  size_t addr);
   LogicalResult checkOperandShapes(const Token &opTok, StringRef mnemonic,
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
@@ -2947,6 +2951,20 @@ LogicalResult FunctionBuilder::requirePredicate(StringRef mnemonic,
                      stringifyTypeKind(*reg) + " register '" + o.name + "'");
 }
 
+LogicalResult FunctionBuilder::requireOneAddress(
+    StringRef mnemonic, ArrayRef<ParsedOperand> operands, size_t addr) {
+  for (size_t i = 0; i < operands.size(); ++i)
+    if ((i == addr) != (operands[i].kind == ParsedOperand::Addr))
+      return p.error(operands[i].tok,
+                     i == addr ? "'" + mnemonic +
+                                     "' expects an address [a] here, not " +
+                                     Parser::describe(operands[i].tok)
+                               : "'" + mnemonic +
+                                     "' takes one address; this operand "
+                                     "must be a value");
+  return success();
+}
+
 LogicalResult FunctionBuilder::checkOperandShapes(
     const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
     ArrayRef<ParsedOperand> operands, bool load, bool store) {
@@ -4726,15 +4744,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                               stringifyStateSpace(*mods.getSpace()));
   if (mnemonic.starts_with("multimem.") && operands.size() == 2) {
     size_t addr = mnemonic == "multimem.ld_reduce" ? 1 : 0;
-    for (size_t i = 0; i < 2; ++i)
-      if ((operands[i].kind == ParsedOperand::Addr) != (i == addr))
-        return p.error(operands[i].tok,
-                       i == addr ? "'" + mnemonic +
-                                       "' expects an address [a] here, not " +
-                                       Parser::describe(operands[i].tok)
-                                 : "'" + mnemonic +
-                                       "' takes one address; this operand "
-                                       "must be a value");
+    if (failed(requireOneAddress(mnemonic, operands, addr)))
+      return failure();
     // (Seed 48: the value is of the instruction's type, a literal of its
     // kind; ptxas: "Arguments mismatch".)
     const ParsedOperand &value = operands[1 - addr];
@@ -5289,15 +5300,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     bool policy = mods.has(Flag::L2_cache_hint);
     size_t minOperands = addr + 1 + values + (policy ? 1 : 0);
     size_t maxOperands = minOperands + (atomic || policy ? 0 : 1);
-    for (size_t i = 0; i < operands.size(); ++i)
-      if ((i == addr) != (operands[i].kind == ParsedOperand::Addr))
-        return p.error(operands[i].tok,
-                       i == addr ? "'" + mnemonic +
-                                       "' expects an address [a] here, not " +
-                                       Parser::describe(operands[i].tok)
-                                 : "'" + mnemonic +
-                                       "' takes one address; this operand "
-                                       "must be a value");
+    if (failed(requireOneAddress(mnemonic, operands, addr)))
+      return failure();
     if (operands.size() < minOperands || operands.size() > maxOperands)
       return p.error(opTok, "'" + mnemonic + "' takes " +
                                 Twine(minOperands - firstSrc) +
