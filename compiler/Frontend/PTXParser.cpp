@@ -3591,9 +3591,33 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // reduction; movmatrix its shape; setmaxnreg is .u32 or .s32; discard
   // and applypriority take [address] and 128; pmevent's event is 0-15,
   // .mask's a 16-bit mask.)
-  if (mnemonic == "multimem.ld_reduce" && types.size() > 1)
-    return p.error(opTok, "'multimem.ld_reduce' names one type, not " +
+  if (mnemonic.starts_with("multimem.") && types.size() > 1)
+    return p.error(opTok, "'" + mnemonic + "' names one type, not " +
                               Twine(types.size()));
+  // (Seed 52 with --words: multimem.ld_reduce's destination is of its
+  // type; createpolicy.cvt says .L2; txq.level's level is a 32-bit
+  // integer; the tensor copies name both spaces.)
+  if (mnemonic == "multimem.ld_reduce" && types.size() == 1 &&
+      !operands.empty())
+    for (const ParsedOperand &e : elementsOf(operands[0]))
+      if (std::optional<TypeKind> reg = declaredType(e);
+          reg && !registerFits(types[0], *reg))
+        return p.error(
+            e.tok, "'multimem.ld_reduce' of type ." +
+                       stringifyTypeKind(types[0]) + " cannot write the ." +
+                       stringifyTypeKind(*reg) + " register '" + e.name + "'");
+  if (mnemonic == "createpolicy" && hasExtra(mods, "cvt") &&
+      !mods.has(Flag::L2))
+    return p.error(opTok, "'createpolicy.cvt' is written createpolicy.cvt.L2");
+  if (mnemonic == "txq" && hasExtra(mods, "level") && operands.size() == 3)
+    if (std::optional<TypeKind> reg = not32(operands[2], /*floats=*/false))
+      return refuseRegister(mnemonic, operands[2], *reg, "level");
+  if ((mnemonic == "cp.async.bulk.tensor" ||
+       mnemonic == "cp.reduce.async.bulk.tensor") &&
+      mods.getSpaces().size() != 2)
+    return p.error(opTok, "'" + mnemonic +
+                              "' names two state spaces (to, "
+                              "from)");
   if (mnemonic == "multimem.ld_reduce" && !mods.getRedOp())
     return p.error(opTok, "'multimem.ld_reduce' needs its reduction (.add, "
                           "...)");
@@ -4536,6 +4560,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       if (mods.getSpace() != StateSpace::global)
         return p.error(opTok, "'" + mnemonic + "' reads .global memory");
     }
+    if (mnemonic == "cp.reduce.async.bulk")
+      for (size_t i = 0; i < std::min<size_t>(operands.size(), 3); ++i)
+        if ((operands[i].kind == ParsedOperand::Addr) != (i < 2))
+          return p.error(operands[i].tok,
+                         "'" + mnemonic + "' takes [to], [from] and a size");
     if (mnemonic.starts_with("cp.reduce.async.bulk") &&
         mods.getSpaces().size() > 2)
       return p.error(opTok, "'" + mnemonic + "' names two state spaces, not " +
@@ -5254,7 +5283,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     for (size_t i = 2; i < operands.size(); ++i) {
       unsigned want = i == 2 && !parity ? 64 : 32;
       if (std::optional<TypeKind> reg = declaredType(operands[i]);
-          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != want))
+          reg && (*reg == TypeKind::pred || typeClass(*reg) == 'f' ||
+                  getTypeBitWidth(*reg) != want))
         return p.error(operands[i].tok,
                        "'" + mnemonic + "' takes a " + Twine(want) + "-bit " +
                            (i == 3   ? "time limit"
