@@ -3538,8 +3538,9 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'" + mnemonic +
                               "' takes one of .trap, .clamp, "
                               ".zero");
-  if ((mnemonic == "mma" || mnemonic == "mma.sp") &&
-      mods.has(Flag::satfinite) && types.size() == 4 &&
+  bool wgmma = mnemonic.starts_with("wgmma.mma_async");
+  if ((mnemonic == "mma" || mnemonic == "mma.sp" || wgmma) &&
+      mods.has(Flag::satfinite) && types.size() == (wgmma ? 3u : 4u) &&
       types[0] != TypeKind::s32)
     return p.error(opTok, "'" + mnemonic +
                               ".satfinite' saturates .s32 "
@@ -3754,7 +3755,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                    cast<StringAttr>(extras[1]).getValue() == "popc";
     if (types[1] == TypeKind::b1 && !andPopc)
       return p.error(opTok, "'wgmma.mma_async' of .b1 is written .and.popc");
-    if (types[1] != TypeKind::b1 && extras && !extras.empty())
+    if (types[1] != TypeKind::b1 &&
+        (hasExtra(mods, "and") || hasExtra(mods, "popc")))
       return p.error(opTok, "'wgmma.mma_async' names a bit operation for "
                             ".b1 only");
   }

@@ -124,7 +124,8 @@ constexpr uint64_t Prefetch = f(Flag::L1) | f(Flag::L2) |
 constexpr uint64_t CpAsync = f(Flag::L2_cache_hint) | PrefetchSize;
 /// ldmatrix, stmatrix: .sync.aligned and .trans (seed 38).
 constexpr uint64_t Matrix = f(Flag::sync) | f(Flag::aligned) | f(Flag::trans);
-/// mma: .sync.aligned and .satfinite (ptxas refuses mma.ftz; seed 38).
+/// mma, wgmma.mma_async: .sync.aligned and .satfinite (ptxas refuses
+/// mma.ftz, seed 38; wgmma took any flag, ptxas_flag_grid.py).
 constexpr uint64_t Mma = f(Flag::sync) | f(Flag::aligned) | f(Flag::satfinite);
 /// The mbarriers' waits and arrivals (ptxas refuses mbarrier.test_wait.ftz;
 /// seed 39).

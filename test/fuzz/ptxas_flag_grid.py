@@ -15,14 +15,15 @@ math functions, abs, bfind, bmsk/szext and mad24 (which took any
 arithmetic flag: `sin.approx.relu`, `abs.sat.s32`), 107 in movmatrix,
 slct, prefetchu, discard, applypriority, ldu (any memory or arithmetic
 flag), `min.relu.f32`, `.mmio` without .relaxed.sys, and 360 in the
-asynchronous stores, bulk copies and tensor-map forms (any flag).
+asynchronous stores, bulk copies and tensor-map forms (any flag); then
+76 in wgmma.mma_async.
 
   python3 test/fuzz/ptxas_flag_grid.py --tool build/bin/zluda-precompile
       [--arch sm_90a] [--jobs 2] [NAME...]
 
 NAMEs restrict the run to those rows of FORMS. Exit status 1 when anything
-disagrees. Deterministic; about 2,000 compilations each side (~3 minutes
-on two cores).
+disagrees. Deterministic; 5,125 compilations each side (~2 minutes on
+two cores).
 """
 import argparse
 import os
@@ -163,12 +164,29 @@ FORMS = {
     'mma': 'mma.sync.aligned.m16n8k8.row.col{F}.f32.f16.f16.f32 '
            '{%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};',
     'wgmma.fence': 'wgmma.fence.sync.aligned{F};',
+    'wgmma.mma_async': 'wgmma.mma_async.sync.aligned.m64n8k16{F}.f32.bf16.bf16 '
+                       '{%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;',
+    'wgmma.mma_async.sp': 'wgmma.mma_async.sp.sync.aligned.m64n8k32{F}.f32.'
+                          'bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, '
+                          '0, 1, 1, 1, 0, 0;',
+    'mma.sp': 'mma.sp.sync.aligned.m16n8k16.row.col{F}.f32.f16.f16.f32 '
+              '{%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, '
+              '{%f1, %f2, %f3, %f4}, %r5, 0;',
+    'wmma.mma': 'wmma.mma.sync.aligned.row.col.m16n16k16{F}.f32.f32 '
+                '{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, '
+                '{%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, '
+                '{%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, '
+                '{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};',
+    'wmma.store': 'wmma.store.d.sync.aligned.row.m16n16k16.global{F}.f32 '
+                  '[%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};',
+    'tld4': 'tld4.r.2d.v4.f32.f32{F} {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];',
     'isspacep': 'isspacep.shared{F} %p1, %rd1;',
 }
 # ptxas quirks we refuse on purpose (docs/frontend.md, "Rejected input"):
 # printed as QUIRK, not counted.
 QUIRKS = {
     'tex.2d.v4.f32.f32.uni {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];',
+    'tld4.r.2d.v4.f32.f32.uni {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];',
 }
 # The ptx dialect's flags (PTXEnums.td, Flag), each written as PTX spells it.
 FLAGS = ['.ftz', '.sat', '.approx', '.full', '.relu', '.NaN', '.xorsign.abs',
