@@ -3495,14 +3495,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                               " (it is prefetch's)");
   if (mnemonic == "sad" && types.size() == 1 && getTypeBitWidth(types[0]) == 8)
     return p.error(opTok, "'sad' has no type ." + stringifyTypeKind(types[0]));
-  if (mnemonic == "div" && mods.getRounding() &&
-      (mods.has(Flag::approx) || mods.has(Flag::full)))
-    return p.error(opTok, "'div' rounds or is .approx or .full, not both");
+  // div, rcp and sqrt round or are .approx (div .full besides), one way
+  // (ptxas: "Rounding modifier or '.approx' modifier required", "Illegal
+  // modifier '.approx' for instruction 'div.full'"; seeds 41, 48, 49).
+  if ((mnemonic == "div" || mnemonic == "rcp" || mnemonic == "sqrt") &&
+      (mods.getRounding() ? 1 : 0) + mods.has(Flag::approx) +
+              mods.has(Flag::full) >
+          1)
+    return p.error(opTok, "'" + mnemonic + "' rounds or is .approx" +
+                              (mnemonic == "div" ? " or .full" : "") +
+                              ", not both");
   // (Seed 49, every flag tried on ~70 instructions against ptxas: min/max
   // .relu is of .s32/.s16x2, .NaN and .xorsign of .f32 and halves ("Illegal
-  // modifier '.NaN'"); fma's .oob of halves; div.full is not .approx;
-  // slct.ftz selects by an .f32; ld/st.mmio are .relaxed.sys, scalar, of
-  // .global ("Modifier '.mmio' requires modifier '.relaxed'").)
+  // modifier '.NaN'"); fma's .oob of halves; slct.ftz selects by an .f32;
+  // ld/st.mmio are .relaxed.sys, scalar, of .global ("Modifier '.mmio' requires
+  // modifier '.relaxed'").)
   if ((mnemonic == "min" || mnemonic == "max") && types.size() == 1) {
     TypeKind t = types[0];
     bool floats = t == TypeKind::f32 || isHalfType(t);
@@ -3546,8 +3553,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                               ".satfinite' saturates .s32 "
                               "results, not ." +
                               stringifyTypeKind(types[0]));
-  if (mnemonic == "div" && mods.has(Flag::approx) && mods.has(Flag::full))
-    return p.error(opTok, "'div' is .approx or .full, not both");
   if (mnemonic == "slct" && mods.has(Flag::ftz) && types.size() == 2 &&
       types[1] != TypeKind::f32)
     return p.error(opTok, "'slct.ftz' selects by an .f32, not ." +
@@ -3564,13 +3569,9 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                 "not ." +
                                 stringifyStateSpace(*mods.getSpace()));
   }
-  // (Seed 48, each function's flags probed: rcp and sqrt round or are
-  // .approx, "Rounding modifier or '.approx' modifier required"; bmsk and
+  // (Seed 48, each function's flags probed: bmsk and
   // szext say .clamp or .wrap, "Clamp modifier required"; tanh and ex2 of
   // .f16/.f16x2 have no .ftz; mad24.sat is .hi.s32's.)
-  if ((mnemonic == "rcp" || mnemonic == "sqrt") && mods.getRounding() &&
-      mods.has(Flag::approx))
-    return p.error(opTok, "'" + mnemonic + "' rounds or is .approx, not both");
   if ((mnemonic == "bmsk" || mnemonic == "szext") &&
       mods.has(Flag::clamp) == mods.has(Flag::wrap))
     return p.error(opTok, "'" + mnemonic +
@@ -4524,7 +4525,6 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                 "in a bulk group, not both");
     bool hint = mods.has(Flag::L2_cache_hint);
     bool tensor = mnemonic.ends_with(".tensor");
-    size_t want = 0;
     // (cp.async.bulk.prefetch reads [address], size: seed 46.)
     if (mnemonic == "cp.async.bulk.prefetch" &&
         (operands.size() != 2u + hint ||
@@ -4532,13 +4532,19 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'cp.async.bulk.prefetch' takes [address] and a "
                             "size" +
                                 Twine(hint ? " and a cache policy" : ""));
-    if (mnemonic == "cp.reduce.async.bulk")
-      want = 3 + mods.has(Flag::mbarrier_complete_tx_bytes) + hint;
-    if (want && operands.size() != want)
-      return p.error(opTok, "'" + mnemonic + "' takes " + Twine(want) +
-                                " operands" +
-                                (hint ? " (the last a cache policy)" : "") +
-                                ", not " + Twine(operands.size()));
+    if (mnemonic == "cp.reduce.async.bulk") {
+      size_t want = 3 + mods.has(Flag::mbarrier_complete_tx_bytes) + hint;
+      if (operands.size() != want)
+        return p.error(opTok, "'" + mnemonic + "' takes " + Twine(want) +
+                                  " operands" +
+                                  (hint ? " (the last a cache policy)" : "") +
+                                  ", not " + Twine(operands.size()));
+      // ([to], [from], size: seed 52.)
+      for (size_t i = 0; i < 3; ++i)
+        if ((operands[i].kind == ParsedOperand::Addr) != (i < 2))
+          return p.error(operands[i].tok,
+                         "'" + mnemonic + "' takes [to], [from] and a size");
+    }
     if (tensor && hint && !operands.empty() &&
         (operands.back().kind == ParsedOperand::Addr ||
          operands.back().kind == ParsedOperand::Vec))
@@ -4562,11 +4568,6 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       if (mods.getSpace() != StateSpace::global)
         return p.error(opTok, "'" + mnemonic + "' reads .global memory");
     }
-    if (mnemonic == "cp.reduce.async.bulk")
-      for (size_t i = 0; i < std::min<size_t>(operands.size(), 3); ++i)
-        if ((operands[i].kind == ParsedOperand::Addr) != (i < 2))
-          return p.error(operands[i].tok,
-                         "'" + mnemonic + "' takes [to], [from] and a size");
     if (mnemonic.starts_with("cp.reduce.async.bulk") &&
         mods.getSpaces().size() > 2)
       return p.error(opTok, "'" + mnemonic + "' names two state spaces, not " +
@@ -4749,14 +4750,13 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // destination a vector of its size; wgmma's scales and transposes
   // immediates; cp.reduce.async.bulk.tensor reduces into a tensor map's
   // [address].)
+  // (... or an .f32 register's: seed 48.)
   if (mnemonic == "createpolicy" && operands.size() == 2 &&
-      operands[1].kind == ParsedOperand::Int && hasExtra(mods, "fractional"))
-    return p.error(operands[1].tok, "'createpolicy.fractional' takes a "
-                                    "float fraction, not " +
-                                        operands[1].tok.text);
-  // (... an .f32 register's: seed 48.)
-  if (mnemonic == "createpolicy" && operands.size() == 2 &&
-      hasExtra(mods, "fractional"))
+      hasExtra(mods, "fractional")) {
+    if (operands[1].kind == ParsedOperand::Int)
+      return p.error(operands[1].tok, "'createpolicy.fractional' takes a "
+                                      "float fraction, not " +
+                                          operands[1].tok.text);
     if (std::optional<TypeKind> reg = declaredType(operands[1]);
         reg && *reg != TypeKind::f32)
       return p.error(operands[1].tok,
@@ -4764,6 +4764,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                      "the ." +
                          stringifyTypeKind(*reg) + " register '" +
                          operands[1].name + "'");
+  }
   // multimem: ld_reduce loads from an [address] into registers, red and
   // st write a register or an immediate to one (ptxas: "Arguments
   // mismatch", "must be register"; seed 47 with --words).
@@ -4795,11 +4796,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                            " cannot take the ." + stringifyTypeKind(*reg) +
                            " register '" + value.name + "'");
     }
-    if (std::optional<TypeKind> reg = declaredType(operands[1 - addr]);
+    if (std::optional<TypeKind> reg = declaredType(value);
         reg && *reg == TypeKind::pred)
-      return p.error(operands[1 - addr].tok,
-                     "'" + mnemonic + "' takes a value, not the predicate '" +
-                         operands[1 - addr].name + "'");
+      return p.error(value.tok, "'" + mnemonic +
+                                    "' takes a value, not the predicate '" +
+                                    value.name + "'");
   }
   if (mnemonic == "multimem.ld_reduce" && mods.getVec() && !operands.empty() &&
       (operands[0].kind != ParsedOperand::Vec ||
