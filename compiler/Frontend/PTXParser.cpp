@@ -381,7 +381,8 @@ public:
   /// The PTX type the register operand `o` was declared with; none for
   /// other operands and the parser's own variables.
   std::optional<TypeKind> declaredType(const ParsedOperand &o) {
-    if (o.kind != ParsedOperand::Name)
+    // (`!%p` is its register's value negated: of its type.)
+    if (o.kind != ParsedOperand::Name && o.kind != ParsedOperand::NotName)
       return std::nullopt;
     const NameEntry *e = lookup(o.name);
     if (!e || e->kind != NameEntry::Reg || e->var >= varKinds.size())
@@ -502,6 +503,11 @@ private:
   /// Operand forms ptxas checks instruction by instruction: mov's packing
   /// and vectors, register widths (prmt, dp2a, vote), fragments, immediate
   /// ranges, the mbarrier waits' and cp.async's operands.
+  LogicalResult checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
+                                  ModifiersAttr mods,
+                                  ArrayRef<ParsedOperand> operands);
+  /// Whether `o` names a variable (its address), not a register or function.
+  bool namesVariable(const ParsedOperand &o);
   LogicalResult checkOperandForms(const Token &opTok, StringRef mnemonic,
                                   ModifiersAttr mods,
                                   ArrayRef<ParsedOperand> operands);
@@ -1915,20 +1921,29 @@ LogicalResult FunctionBuilder::parseAddress(ParsedOperand &out) {
     base.kind = ParsedOperand::Name;
     base.tok = p.consume();
     base.name = base.tok.text;
-  } else if (t.is(Token::Integer)) {
+  } else if (t.is(Token::Integer) || t.is(Token::Minus)) {
+    // An absolute address, `[0x100]`, `[-4]` (of .local memory).
+    bool neg = p.consumeIf(Token::Minus);
     base.kind = ParsedOperand::Int;
-    base.tok = p.consume();
+    base.tok = p.peek();
+    if (!base.tok.is(Token::Integer))
+      return p.error(base.tok, "expected an address but found " +
+                                   Parser::describe(base.tok));
+    p.consume();
     auto v = parseIntText(base.tok.text);
     if (!v)
       return p.error(base.tok,
                      "address " + base.tok.text + " does not fit in 64 bits");
-    base.intValue = *v;
+    base.intValue = neg ? -*v : *v;
   } else {
     return p.error(t, "expected an address but found " + Parser::describe(t));
   }
   out.elems.push_back(std::move(base));
-  // `+imm`, `+-imm`, `-imm`
-  if (p.consumeIf(Token::Plus) || p.peek().is(Token::Minus)) {
+  // `+imm`, `+-imm` (ptxas: "syntax error" for `[a-4]`).
+  if (p.peek().is(Token::Minus))
+    return p.error(p.peek(), "an address offset is written '+N' or '+-N', "
+                             "not '-N'");
+  if (p.consumeIf(Token::Plus)) {
     int64_t off;
     if (failed(p.parseInt(off, "an address offset")))
       return failure();
@@ -2962,6 +2977,98 @@ LogicalResult FunctionBuilder::requireOneAddress(
                                : "'" + mnemonic +
                                      "' takes one address; this operand "
                                      "must be a value");
+  return success();
+}
+
+bool FunctionBuilder::namesVariable(const ParsedOperand &o) {
+  if (o.kind != ParsedOperand::Name)
+    return false;
+  if (const NameEntry *e = lookup(o.name))
+    return e->kind == NameEntry::Val && isa<PtrType>(e->value.getType());
+  return p.symbols.count(o.name) && !p.functions.count(o.name);
+}
+
+LogicalResult
+FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
+                                   ModifiersAttr mods,
+                                   ArrayRef<ParsedOperand> operands) {
+  auto takesNo = [&](const ParsedOperand &o, const Twine &what) {
+    return p.error(o.tok, "'" + mnemonic + "' takes no " + what);
+  };
+  // A sink anywhere in a source (ptxas: "Sink '_' not allowed as a source
+  // operand").
+  std::function<const ParsedOperand *(const ParsedOperand &)> sink =
+      [&](const ParsedOperand &o) -> const ParsedOperand * {
+    if (o.kind == ParsedOperand::Sink)
+      return &o;
+    for (const ParsedOperand &e : o.elems)
+      if (const ParsedOperand *s = sink(e))
+        return s;
+    return nullptr;
+  };
+  auto discard = [&](const ParsedOperand &o) {
+    return p.error(o.tok,
+                   "'" + mnemonic + "' cannot discard its result into '_'");
+  };
+  ArrayRef<TypeKind> types = mods.getTypes();
+  for (auto [i, o] : llvm::enumerate(operands)) {
+    bool dest = i == 0 && spec.hasDest();
+    // (ptxas takes `_` for a half of mov.b32's pair: `mov.b32 %r, {%h, _}`.)
+    bool halves = mnemonic == "mov" && o.kind == ParsedOperand::Vec &&
+                  o.elems.size() == 2 && types.size() == 1 &&
+                  types[0] == TypeKind::b32;
+    if (!dest && !halves)
+      if (const ParsedOperand *s = sink(o))
+        return p.error(s->tok, "'_' can only be a destination");
+    switch (o.kind) {
+    case ParsedOperand::Addr: {
+      if (!spec.has(p::Addr))
+        return takesNo(o, "address operand [...]");
+      // (ptxas: "Immediate addresses allowed only for .local state
+      // space".)
+      ArrayRef<StateSpace> spaces = mods.getSpaces();
+      bool local = !spaces.empty() && llvm::all_of(spaces, [](StateSpace s) {
+        return s == StateSpace::local;
+      });
+      if (o.elems.front().kind == ParsedOperand::Int && !local)
+        return p.error(o.tok, "an immediate address [" +
+                                  Twine(int64_t(o.elems.front().intValue)) +
+                                  "] is for .local memory only");
+      break;
+    }
+    case ParsedOperand::Vec:
+      if (!spec.has(p::Vec))
+        return takesNo(o, "vector operand {...}");
+      break;
+    case ParsedOperand::Sink:
+      if (!spec.has(p::Discard))
+        return discard(o);
+      break;
+    case ParsedOperand::Pair:
+      // `_|%p` for setp, lop3 and elect; elect's second is its predicate.
+      if (o.elems[0].kind == ParsedOperand::Sink && !spec.has(p::Discard) &&
+          mnemonic != "elect")
+        return discard(o.elems[0]);
+      if (o.elems[1].kind == ParsedOperand::Sink && mnemonic == "elect")
+        return p.error(o.elems[1].tok,
+                       "'elect' writes a predicate after '|', not '_'");
+      break;
+    case ParsedOperand::NotName:
+      if (!spec.has(p::Negate))
+        return takesNo(o, "negated predicate '!" + o.name + "'");
+      break;
+    case ParsedOperand::Name:
+      // (ptxas: "must be register"; a name plus an offset passes there.)
+      if (!spec.has(p::Symbol) && !o.hasOffset && namesVariable(o))
+        return p.error(o.tok, "'" + mnemonic +
+                                  "' takes registers and immediates, not "
+                                  "the variable '" +
+                                  o.name + "' (mov and cvta take its address)");
+      break;
+    default:
+      break;
+    }
+  }
   return success();
 }
 
@@ -5304,6 +5411,10 @@ LogicalResult
 FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                  const InstSpec &spec, ModifiersAttr mods,
                                  MutableArrayRef<ParsedOperand> operands) {
+  // Addresses, vectors, sinks, negations, variables only where the
+  // instruction takes them.
+  if (failed(checkOperandKinds(mnemonic, spec, mods, operands)))
+    return failure();
   SmallVector<const ParsedOperand *> dests;
   size_t firstSrc = 0;
   if (spec.hasDest()) {
@@ -5945,8 +6056,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       if (failed(sregNeed(e)))
         return failure();
   }
+  // (What a discarded `_` result would have been: setp's a predicate.)
   Type fallback =
-      mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
+      spec.has(p::PredResult) ? Type(builder.getI1Type())
+      : mods.getTypes().empty() || getTypeBitWidth(mods.getTypes()[0]) < 8
           ? Type(builder.getIntegerType(32))
           : getRegisterType(p.ctx, mods.getTypes()[0]);
   SmallVector<Type> resultTypes;

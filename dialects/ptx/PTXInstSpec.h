@@ -50,6 +50,15 @@ enum : uint32_t {
   Dest = 1u << 0,       ///< the first operand (group) is written
   SameWidth = 1u << 1,  ///< the result has the instruction type's width
   PredResult = 1u << 2, ///< every result is a predicate
+  // What its operands may be besides registers and immediates (ptxas
+  // refuses the rest: "Arguments mismatch", "Vector operand is not allowed",
+  // "Result discard mode is not allowed", "must be register";
+  // test/fuzz/ptxas_operand_grid.py).
+  Addr = 1u << 3,    ///< addresses `[a]`
+  Vec = 1u << 4,     ///< vectors `{a, b}`
+  Discard = 1u << 5, ///< the sink `_` as its destination
+  Negate = 1u << 6,  ///< negated predicates `!p`
+  Symbol = 1u << 7,  ///< a variable's name, for its address
 };
 } // namespace p
 
@@ -107,10 +116,10 @@ constexpr uint64_t L2Eviction =
     f(Flag::L2_evict_normal) | f(Flag::L2_evict_unchanged);
 constexpr uint64_t PrefetchSize =
     f(Flag::L2_64B) | f(Flag::L2_128B) | f(Flag::L2_256B);
-constexpr uint64_t Mem = f(Flag::nc) | f(Flag::volatile_) |
-                         f(Flag::noftz) | f(Flag::mmio) | L1Eviction |
-                         L2Eviction | f(Flag::L2_cache_hint) | PrefetchSize |
-                         f(Flag::L1) | f(Flag::L2);
+constexpr uint64_t Mem = f(Flag::nc) | f(Flag::volatile_) | f(Flag::noftz) |
+                         f(Flag::mmio) | L1Eviction | L2Eviction |
+                         f(Flag::L2_cache_hint) | PrefetchSize | f(Flag::L1) |
+                         f(Flag::L2);
 /// ld, ldu, st: Mem without atom's .noftz and prefetch's bare levels
 /// (ptxas refuses ld.noftz, ld.L2; the differential fuzzer, seeds 41, 44).
 constexpr uint64_t LoadStore =

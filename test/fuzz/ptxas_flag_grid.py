@@ -203,7 +203,7 @@ HEADER = """.version 8.6
 .visible .entry k(.param .u64 p)
 {{
 .reg .pred %p<9>; .reg .b16 %rs<9>; .reg .b32 %r<33>; .reg .b64 %rd<33>;
-.reg .f32 %f<33>; .reg .f64 %fd<9>;
+.reg .f32 %f<33>; .reg .f64 %fd<9>; .reg .b128 %q<9>;
 .shared .align 8 .b8 sh[1024];
 """
 
