@@ -508,6 +508,8 @@ private:
                                   ArrayRef<ParsedOperand> operands);
   /// Whether `o` names a variable (its address), not a register or function.
   bool namesVariable(const ParsedOperand &o);
+  LogicalResult checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
+                                      ArrayRef<ParsedOperand> operands);
   LogicalResult checkOperandForms(const Token &opTok, StringRef mnemonic,
                                   ModifiersAttr mods,
                                   ArrayRef<ParsedOperand> operands);
@@ -3059,7 +3061,9 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
       break;
     case ParsedOperand::Name:
       // (ptxas: "must be register"; a name plus an offset passes there.)
-      if (!spec.has(p::Symbol) && !o.hasOffset && namesVariable(o))
+      if ((!spec.has(p::Symbol) ||
+           (mnemonic == "cvta" && mods.has(Flag::to))) &&
+          !o.hasOffset && namesVariable(o))
         return p.error(o.tok, "'" + mnemonic +
                                   "' takes registers and immediates, not "
                                   "the variable '" +
@@ -3069,6 +3073,221 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
       break;
     }
   }
+  return success();
+}
+
+/// The operand types the general rules leave to each instruction, one
+/// letter per operand (ptxas's "Arguments mismatch" for any other; found by
+/// test/fuzz/ptxas_operand_grid.py):
+///   T, U  a value of the first (second) instruction type: a register that
+///         fits it or a literal of its kind
+///   i, l  a 32-bit (64-bit) integer register or an integer literal
+///   x     an integer register of any width or an integer literal
+///   j     anything but a float literal (other rules type it)
+///   p     a predicate, `!p`, or an integer literal
+///   P     a predicate register
+///   w     a 32-bit register, a predicate, `!p`, a 0f literal or a vector
+///         (what ptxas takes for movmatrix and the sparse mma's metadata)
+///   m     an address, a register (not a predicate) or a 0f literal (what
+///         ptxas takes for a tensor copy's shared-memory address)
+///   n, N  an integer literal (a non-negative one)
+///   d     a 64-bit integer or a vector (wgmma's descriptor or registers)
+///   q     a pair `d|p` (elect)
+///   a, v  an address [a], a vector {...}
+///   .     left to other rules
+/// A function's name, which ptxas takes as a 32-bit or 64-bit value of the
+/// instruction's type, is refused for i, l, x, p, w, n, N and narrower T.
+LogicalResult
+FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
+                                       ArrayRef<ParsedOperand> operands) {
+  static const llvm::StringMap<StringRef> kSignatures = {
+      {"slct", "TTTU"},
+      {"fns", "TTTT"},
+      {"brev", "TT"},
+      {"bmsk", "iii"},
+      {"szext", "TTi"},
+      {"bfe", "TTii"},
+      {"bfi", "TTTii"},
+      {"dp4a", "Tjji"},
+      {"dp2a", "Tjji"},
+      {"shl", "TTi"},
+      {"shr", "TTi"},
+      {"lop3", "TTTTn"},
+      {"selp", "TTTp"},
+      {"shfl", "....i"},
+      {"vote", "..i"},
+      {"match", "..i"},
+      {"redux", "..i"},
+      {"nanosleep", "i"},
+      {"bar.sync", "ii"},
+      {"barrier.sync", "ii"},
+      {"bar.arrive", "ii"},
+      {"barrier.arrive", "ii"},
+      {"bar.warp.sync", "i"},
+      {"isspacep", "Px"},
+      {"mapa", "TTi"},
+      {"getctarank", "iT"},
+      {"elect", "qi"},
+      {"prefetchu", "a"},
+      {"cp.async.mbarrier.arrive", "a"},
+      {"mbarrier.init", "ai"},
+      {"mbarrier.test_wait", "Pax"},
+      {"mbarrier.try_wait", "Paxi"},
+      {"mbarrier.pending_count", ".x"},
+      {"ldmatrix", "va"},
+      {"stmatrix", "av"},
+      {"movmatrix", "ww"},
+      {"setmaxnreg", "N"},
+      {"cp.async.bulk", "aai"},
+      {"cp.async.bulk.prefetch", "ai"},
+      {"cp.reduce.async.bulk", "aai"},
+      {"cp.async.bulk.tensor", "mam"},
+      {"tensormap.cp_fenceproxy", "aaN"},
+      {"wgmma.mma_async", "vdlp"},
+      {"wgmma.mma_async.sp", "vdlwNp"},
+      {"mma", "vvvv"},
+      {"mma.sp", "vvvvwN"},
+      {"st.async", "aTa"},
+      {"red.async", "aTa"},
+      {"sured", "aj"},
+      {"tex", "va"},
+      {"tld4", "va"},
+  };
+  auto it = kSignatures.find(mnemonic);
+  if (it == kSignatures.end())
+    return success();
+  StringRef signature = it->second;
+  ArrayRef<TypeKind> types = mods.getTypes();
+  auto function = [&](const ParsedOperand &o) {
+    return o.kind == ParsedOperand::Name && !lookup(o.name) &&
+           p.functions.count(o.name);
+  };
+  auto integer = [&](const ParsedOperand &o, unsigned bits) {
+    if (o.kind == ParsedOperand::Int)
+      return true;
+    if (o.kind != ParsedOperand::Name || function(o))
+      return false;
+    std::optional<TypeKind> reg = declaredType(o);
+    return !reg ||
+           (*reg != TypeKind::pred && typeClass(*reg) != 'f' &&
+            !isHalfType(*reg) && (!bits || getTypeBitWidth(*reg) == bits));
+  };
+  for (size_t i = 0; i < operands.size() && i < signature.size(); ++i) {
+    const ParsedOperand &o = operands[i];
+    char c = signature[i];
+    auto refuse = [&](const Twine &what) {
+      return p.error(o.tok, "'" + mnemonic + "' takes " + what +
+                                " as operand " + Twine(i + 1) + ", not " +
+                                (o.kind == ParsedOperand::Addr
+                                     ? std::string("an address [...]")
+                                     : Parser::describe(o.tok)));
+    };
+    std::optional<TypeKind> reg = declaredType(o);
+    bool pred = reg && *reg == TypeKind::pred;
+    switch (c) {
+    case 'T':
+    case 'U': {
+      // (An instruction of the wrong type, lop3.pred, is the verifier's.)
+      size_t which = c == 'T' ? 0 : 1;
+      if (which >= types.size() || types[which] == TypeKind::pred)
+        break;
+      TypeKind t = types[which];
+      // A vector's elements each (st.async's {a, b}).
+      ArrayRef<ParsedOperand> elems =
+          o.kind == ParsedOperand::Vec ? ArrayRef(o.elems) : ArrayRef(o);
+      for (const ParsedOperand &e : elems) {
+        if (e.isLiteral()) {
+          if (failed(checkLiteral(e, mnemonic, t, t, /*noHalves=*/true)))
+            return failure();
+          continue;
+        }
+        if (function(e) && getTypeBitWidth(t) >= 32)
+          continue;
+        std::optional<TypeKind> r = declaredType(e);
+        if (function(e) || (r && !registerFits(t, *r)))
+          return refuse("a ." + stringifyTypeKind(t) + " value");
+      }
+      break;
+    }
+    case 'i':
+    case 'l':
+    case 'x':
+      if (!integer(o, c == 'i' ? 32 : c == 'l' ? 64 : 0))
+        return refuse(c == 'x'   ? Twine("an integer")
+                      : c == 'i' ? Twine("a 32-bit integer")
+                                 : Twine("a 64-bit integer"));
+      break;
+    case 'j':
+      if (o.kind == ParsedOperand::Float)
+        return refuse("an integer");
+      break;
+    case 'p':
+    case 'P':
+      if (!(o.kind == ParsedOperand::Name && !function(o) && (pred || !reg)) &&
+          !(c == 'p' &&
+            (o.kind == ParsedOperand::NotName || o.kind == ParsedOperand::Int)))
+        return refuse("a predicate");
+      break;
+    case 'w': {
+      bool ok = o.kind == ParsedOperand::Vec ||
+                o.kind == ParsedOperand::NotName ||
+                (o.kind == ParsedOperand::Float && o.floatWidth == 32) ||
+                (o.kind == ParsedOperand::Name && !function(o) &&
+                 (!reg || pred || getTypeBitWidth(*reg) == 32));
+      if (!ok)
+        return refuse("a 32-bit register or a predicate");
+      break;
+    }
+    case 'm': {
+      bool ok = o.kind == ParsedOperand::Addr ||
+                (o.kind == ParsedOperand::Float && o.floatWidth == 32) ||
+                (o.kind == ParsedOperand::Name && !function(o) && !pred);
+      if (!ok)
+        return refuse("an address [a]");
+      break;
+    }
+    case 'n':
+    case 'N':
+      if (o.kind != ParsedOperand::Int || (c == 'N' && int64_t(o.intValue) < 0))
+        return refuse(c == 'N' ? "a non-negative integer literal"
+                               : "an integer literal");
+      break;
+    case 'd':
+      if (o.kind != ParsedOperand::Vec && !integer(o, 64))
+        return refuse("a 64-bit descriptor or a vector {...}");
+      break;
+    case 'q':
+      if (o.kind != ParsedOperand::Pair)
+        return refuse("a destination and a predicate 'd|p'");
+      break;
+    case 'a':
+      if (o.kind != ParsedOperand::Addr)
+        return refuse("an address [a]");
+      break;
+    case 'v':
+      if (o.kind != ParsedOperand::Vec)
+        return refuse("a vector {...}");
+      break;
+    default:
+      break;
+    }
+  }
+  // Immediates of a fixed range (ptxas: "unexpected value", "value out of
+  // range").
+  if (mnemonic == "setmaxnreg" && !operands.empty() &&
+      operands[0].kind == ParsedOperand::Int) {
+    uint64_t n = operands[0].intValue;
+    if (n < 24 || n > 256 || n % 8)
+      return p.error(operands[0].tok, "'setmaxnreg' sets a register count "
+                                      "that is a multiple of 8 from 24 to "
+                                      "256, not " +
+                                          operands[0].tok.text);
+  }
+  if (mnemonic == "tensormap.cp_fenceproxy" && operands.size() > 2 &&
+      operands[2].kind == ParsedOperand::Int && operands[2].intValue != 128)
+    return p.error(operands[2].tok,
+                   "'tensormap.cp_fenceproxy' copies 128 bytes, not " +
+                       operands[2].tok.text);
   return success();
 }
 
@@ -5640,6 +5859,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, *why);
   if (llvm::is_contained({"tex", "suld", "sust", "sured"}, mnemonic) &&
       failed(checkTextureSurface(opTok, mnemonic, mods, operands)))
+    return failure();
+  // What the rules above leave of each operand's type.
+  if (failed(checkOperandSignature(mnemonic, mods, operands)))
     return failure();
   // Qualifiers ptxas pairs (found by the ptxas differential fuzzer): atom
   // and red need an operation ("Illegal operation"); .nc is for .global

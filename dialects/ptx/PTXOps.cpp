@@ -230,14 +230,16 @@ StateSpace zluda::ptx::spaceFamily(StateSpace s) {
 /// any but .param and .const variables), for ld/ldu/st, atom/red and
 /// prefetch (ptxas: "State space mismatch between instruction and address";
 /// atom and prefetch: the differential fuzzer, seed 47).
-static LogicalResult verifyVariableSpace(Operation *op, ModifiersAttr mods) {
-  if (op->getNumOperands() == 0)
+static LogicalResult verifyVariableSpace(Operation *op, ModifiersAttr mods,
+                                         unsigned operand = 0,
+                                         unsigned space = 0) {
+  if (op->getNumOperands() <= operand)
     return success();
-  auto ptr = dyn_cast<PtrType>(op->getOperand(0).getType());
+  auto ptr = dyn_cast<PtrType>(op->getOperand(operand).getType());
   if (!ptr)
     return success();
   StateSpace var = spaceFamily(ptr.getSpace());
-  std::optional<StateSpace> inst = mods.getSpace();
+  std::optional<StateSpace> inst = mods.getSpace(space);
   bool fits = inst ? spaceFamily(*inst) == var
                    : var != StateSpace::param && var != StateSpace::const_;
   if (!fits)
@@ -294,8 +296,13 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
              << total << " operands but the op has " << op->getNumOperands();
   }
 
-  if (isa<AtomOp, RedOp, PrefetchOp>(op) &&
+  // (discard, applypriority, wmma and cp.async: ptxas's "State space
+  // mismatch between instruction and address"; ptxas_operand_grid.py.)
+  if (isa<AtomOp, RedOp, PrefetchOp, DiscardOp, ApplyPriorityOp, WmmaLoadOp,
+          WmmaStoreOp, CpAsyncOp>(op) &&
       failed(verifyVariableSpace(op, mods)))
+    return failure();
+  if (isa<CpAsyncOp>(op) && failed(verifyVariableSpace(op, mods, 1, 1)))
     return failure();
   if (isa<LdOp, LduOp, StOp>(op) && failed(verifyMemoryAccess(op, mods)))
     return failure();
