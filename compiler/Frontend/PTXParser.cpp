@@ -299,6 +299,8 @@ public:
   llvm::DenseMap<int64_t, StringAttr> files;
   /// Module symbols and the address space of their address.
   llvm::StringMap<StateSpace> symbols;
+  /// The module's texture, sampler and surface references.
+  llvm::StringSet<> handles;
   /// Function prototypes: (return params, params) by name, for calls.
   llvm::StringMap<std::pair<SmallVector<ParamDecl>, SmallVector<ParamDecl>>>
       functions;
@@ -457,6 +459,8 @@ private:
   /// geometry, offsets, depth, level of detail and gradients.
   /// A texture's or surface's [handle, {coordinates}]: a 64-bit handle,
   /// as many coordinates as the geometry has; the coordinates.
+  LogicalResult checkHandle(const ParsedOperand &addr, StringRef where,
+                            StringRef kind);
   FailureOr<ArrayRef<ParsedOperand>>
   checkImageAddress(const ParsedOperand &addr, Geometry geom, StringRef where,
                     StringRef kind);
@@ -1441,6 +1445,9 @@ LogicalResult Parser::parseVariableDecl(std::optional<Linkage> linkage,
       if (symbols.count(name.text))
         return error(name, "redefinition of symbol '" + name.text + "'");
       symbols[name.text] = space;
+      if (*type == TypeKind::texref || *type == TypeKind::samplerref ||
+          *type == TypeKind::surfref)
+        handles.insert(name.text);
       attrs.append("sym_name", StringAttr::get(ctx, name.text));
       if (linkage)
         attrs.append("linkage", LinkageAttr::get(ctx, *linkage));
@@ -2793,6 +2800,8 @@ FunctionBuilder::checkTextureSurface(const Token &opTok, StringRef mnemonic,
 FailureOr<ArrayRef<ParsedOperand>>
 FunctionBuilder::checkImageAddress(const ParsedOperand &addr, Geometry geom,
                                    StringRef where, StringRef kind) {
+  if (failed(checkHandle(addr, where, kind)))
+    return failure();
   if (std::optional<TypeKind> reg = declaredType(addr.elems.front());
       reg && getTypeBitWidth(*reg) != 64)
     return p.error(addr.elems.front().tok,
@@ -2800,9 +2809,11 @@ FunctionBuilder::checkImageAddress(const ParsedOperand &addr, Geometry geom,
                        stringifyTypeKind(*reg) + " register '" +
                        addr.elems.front().name + "'");
   // One, two or four coordinates (ptxas: "Operand vector size doesn't
-  // match geometry", "Illegal vector size: 3").
+  // match geometry", "Illegal vector size: 3"; "Arguments mismatch" for
+  // none).
   if (addr.elems.size() < 2)
-    return ArrayRef<ParsedOperand>();
+    return p.error(addr.tok, where + " takes [" + kind +
+                                 ", {coordinates}], not a bare address");
   unsigned need = geom == Geometry::g1d                            ? 1
                   : geom == Geometry::g2d || geom == Geometry::a1d ? 2
                                                                    : 4;
@@ -2813,6 +2824,33 @@ FunctionBuilder::checkImageAddress(const ParsedOperand &addr, Geometry geom,
                                               (need == 1 ? "" : "s") +
                                               ", not " + Twine(coords.size()));
   return coords;
+}
+
+LogicalResult FunctionBuilder::checkHandle(const ParsedOperand &addr,
+                                           StringRef where, StringRef kind) {
+  // A .texref/.surfref/.samplerref (or an entry's .param of one) or a
+  // 64-bit register holding one, without an offset (ptxas: ".texref or .u64
+  // register expected", "Arguments mismatch").
+  const ParsedOperand &base = addr.elems.front();
+  if (addr.offset != 0)
+    return p.error(addr.tok,
+                   where + " takes a " + kind + " handle without an offset");
+  if (base.kind != ParsedOperand::Name)
+    return p.error(base.tok, where + " takes a " + kind + " handle, not " +
+                                 Parser::describe(base.tok));
+  if (namesVariable(base) && !p.handles.count(base.name)) {
+    const NameEntry *e = lookup(base.name);
+    auto ptr = e ? dyn_cast<PtrType>(e->value.getType()) : PtrType();
+    if (!ptr || ptr.getSpace() != StateSpace::param)
+      return p.error(base.tok, where + " takes a " + kind + " handle; '" +
+                                   base.name + "' is a variable");
+  }
+  if (std::optional<TypeKind> reg = declaredType(base);
+      reg && getTypeBitWidth(*reg) != 64)
+    return p.error(base.tok, "a " + kind + " handle is 64-bit, not the ." +
+                                 stringifyTypeKind(*reg) + " register '" +
+                                 base.name + "'");
+  return success();
 }
 
 LogicalResult
@@ -3104,6 +3142,7 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"slct", "TTTU"},
       {"fns", "TTTT"},
       {"brev", "TT"},
+      {"ex2", "TT"},
       {"bmsk", "iii"},
       {"szext", "TTi"},
       {"bfe", "TTii"},
@@ -3165,7 +3204,8 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
   auto integer = [&](const ParsedOperand &o, unsigned bits) {
     if (o.kind == ParsedOperand::Int)
       return true;
-    if (o.kind != ParsedOperand::Name || function(o))
+    if (o.kind != ParsedOperand::Name || function(o) ||
+        (namesVariable(o) && !o.hasOffset))
       return false;
     std::optional<TypeKind> reg = declaredType(o);
     return !reg ||
@@ -3196,6 +3236,8 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       ArrayRef<ParsedOperand> elems =
           o.kind == ParsedOperand::Vec ? ArrayRef(o.elems) : ArrayRef(o);
       for (const ParsedOperand &e : elems) {
+        if (e.kind == ParsedOperand::Addr)
+          return refuse("a ." + stringifyTypeKind(t) + " value");
         if (e.isLiteral()) {
           if (failed(checkLiteral(e, mnemonic, t, t, /*noHalves=*/true)))
             return failure();
@@ -3283,6 +3325,28 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                       "256, not " +
                                           operands[0].tok.text);
   }
+  // A texture's result vector is as wide as its .vN ("Argument vector size
+  // mismatch"); prefetchu's address is generic ("Non-generic address is
+  // not supported").
+  if ((mnemonic == "tex" || mnemonic == "tld4") && mods.getVec() &&
+      !operands.empty() && operands[0].kind == ParsedOperand::Vec &&
+      operands[0].elems.size() != mods.getVec())
+    return p.error(operands[0].tok, "'" + mnemonic + ".v" +
+                                        Twine(mods.getVec()) + "' writes " +
+                                        Twine(mods.getVec()) + " values, not " +
+                                        Twine(operands[0].elems.size()));
+  if (mnemonic == "tld4" && operands.size() > 1 &&
+      operands[1].kind == ParsedOperand::Addr && mods.getGeometry() &&
+      failed(checkImageAddress(
+          operands[1], *mods.getGeometry(),
+          ("'tld4." + stringifyGeometry(*mods.getGeometry()) + "'").str(),
+          "texture")))
+    return failure();
+  if (mnemonic == "prefetchu" && !operands.empty() &&
+      operands[0].kind == ParsedOperand::Addr &&
+      namesVariable(operands[0].elems.front()))
+    return p.error(operands[0].tok, "'prefetchu' takes a generic address, "
+                                    "not a variable's");
   if (mnemonic == "tensormap.cp_fenceproxy" && operands.size() > 2 &&
       operands[2].kind == ParsedOperand::Int && operands[2].intValue != 128)
     return p.error(operands[2].tok,
@@ -3616,15 +3680,18 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                          " cannot take the ." + stringifyTypeKind(*reg) +
                          " register '" + operands[1].name + "'");
   }
-  // ldmatrix: 32-bit registers in braces, one per 8x8 matrix, from
-  // .shared or a generic address.
-  if (mnemonic == "ldmatrix" && !operands.empty()) {
+  // ldmatrix (stmatrix): 32-bit registers in braces, one per 8x8 matrix,
+  // from (to) .shared or a generic address (ptxas: "Vector of size 1 is
+  // expected for argument 1 of instruction 'stmatrix'").
+  bool ldm = mnemonic == "ldmatrix";
+  if ((ldm || mnemonic == "stmatrix") && operands.size() > (ldm ? 0u : 1u)) {
     unsigned count = mods.getCount() ? mods.getCount() : 1;
     bool m8n8 = mods.getShape() == ArrayRef<int64_t>{8, 8};
-    const ParsedOperand &d = operands.front();
+    const ParsedOperand &d = operands[ldm ? 0 : 1];
     if (m8n8 && (d.kind != ParsedOperand::Vec || d.elems.size() != count))
-      return p.error(d.tok, "'ldmatrix.x" + Twine(count) +
-                                "' loads a {...} of one register per matrix "
+      return p.error(d.tok, "'" + mnemonic + ".x" + Twine(count) + "' " +
+                                (ldm ? "loads" : "stores") +
+                                " a {...} of one register per matrix "
                                 "(" +
                                 Twine(count) + "), not " +
                                 (d.kind == ParsedOperand::Vec
@@ -3632,9 +3699,9 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                                      : Twine(Parser::describe(d.tok))));
     for (const ParsedOperand &e : d.elems)
       if (std::optional<TypeKind> reg = not32(e, true))
-        return refuseRegister(mnemonic, e, *reg, "destination");
+        return refuseRegister(mnemonic, e, *reg, ldm ? "destination" : "value");
     if (std::optional<StateSpace> space = mods.getSpace();
-        space && spaceFamily(*space) != StateSpace::shared)
+        ldm && space && spaceFamily(*space) != StateSpace::shared)
       return p.error(opTok, "'ldmatrix' reads .shared memory, not ." +
                                 stringifyStateSpace(*space));
   }
@@ -4961,13 +5028,18 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "txq" || mnemonic == "suq") {
     if (types.size() != 1 || types[0] != TypeKind::b32)
       return p.error(opTok, "'" + mnemonic + "' answers in .b32");
+    // (ptxas takes a .f32 register for the result.)
     if (!operands.empty())
-      if (std::optional<TypeKind> reg = not32(operands[0]))
+      if (std::optional<TypeKind> reg = not32(operands[0], /*floats=*/true))
         return refuseRegister(mnemonic, operands[0], *reg, "result");
     if (operands.size() >= 2 && operands[1].kind != ParsedOperand::Addr)
       return p.error(operands[1].tok, "'" + mnemonic +
                                           "' queries an address [a], not " +
                                           Parser::describe(operands[1].tok));
+    if (operands.size() >= 2 &&
+        failed(checkHandle(operands[1], ("'" + mnemonic + "'").str(),
+                           mnemonic == "txq" ? "texture" : "surface")))
+      return failure();
   }
   // The tensor-map proxy's acquire fence: its address and 128, the size.
   if (mnemonic == "fence" && operands.size() == 2 &&
@@ -6113,9 +6185,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // .address_size 64", then "32-Bit compilation is no longer supported");
   // the other spaces' addresses are 32-bit.
   if (p.addressSize == 64 &&
-      (llvm::is_contained(
-           {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu"},
-           mnemonic) ||
+      (llvm::is_contained({"ld", "ldu", "st", "atom", "red", "prefetch",
+                           "prefetchu", "discard", "applypriority"},
+                          mnemonic) ||
        mnemonic.starts_with("mbarrier."))) {
     std::optional<StateSpace> space = mods.getSpace();
     if (!space || *space == StateSpace::global || *space == StateSpace::generic)

@@ -296,13 +296,20 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
              << total << " operands but the op has " << op->getNumOperands();
   }
 
-  // (discard, applypriority, wmma and cp.async: ptxas's "State space
-  // mismatch between instruction and address"; ptxas_operand_grid.py.)
+  // (discard, applypriority, wmma and the asynchronous copies: ptxas's
+  // "State space mismatch between instruction and address";
+  // ptxas_operand_grid.py.)
   if (isa<AtomOp, RedOp, PrefetchOp, DiscardOp, ApplyPriorityOp, WmmaLoadOp,
           WmmaStoreOp, CpAsyncOp>(op) &&
       failed(verifyVariableSpace(op, mods)))
     return failure();
-  if (isa<CpAsyncOp>(op) && failed(verifyVariableSpace(op, mods, 1, 1)))
+  if (isa<CpAsyncBulkOp, CpReduceAsyncBulkOp, CpAsyncBulkPrefetchOp,
+          TensormapCpFenceproxyOp>(op) &&
+      failed(verifyVariableSpace(op, mods)))
+    return failure();
+  if (isa<CpAsyncOp, CpAsyncBulkOp, CpReduceAsyncBulkOp,
+          TensormapCpFenceproxyOp>(op) &&
+      failed(verifyVariableSpace(op, mods, 1, 1)))
     return failure();
   if (isa<LdOp, LduOp, StOp>(op) && failed(verifyMemoryAccess(op, mods)))
     return failure();
