@@ -3126,15 +3126,25 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
 ///   P     a predicate register
 ///   w     a 32-bit register, a predicate, `!p`, a 0f literal or a vector
 ///         (what ptxas takes for movmatrix and the sparse mma's metadata)
-///   m     an address, a register (not a predicate) or a 0f literal (what
-///         ptxas takes for a tensor copy's shared-memory address)
+///   m     an address, a register (not a predicate) or a float literal
+///         (what ptxas takes for a tensor copy's shared-memory address)
 ///   n, N  an integer literal (a non-negative one)
 ///   d     a 64-bit integer or a vector (wgmma's descriptor or registers)
+///   I     an integer register of 32 bits or more, an integer literal or a
+///         function's name (cvt.pack's)
+///   L     a 64-bit integer register
+///   z     a 64-bit integer or a function's name (alloca's size)
+///   B     a register of the last type's width or any literal
+///         (tensormap.replace's value)
+///   y     anything but an integer literal or a function's name (a bulk
+///         tensor copy's shared-memory source, as ptxas takes it)
+///   F     anything but a function's name
 ///   q     a pair `d|p` (elect)
 ///   a, v  an address [a], a vector {...}
 ///   .     left to other rules
 /// A function's name, which ptxas takes as a 32-bit or 64-bit value of the
 /// instruction's type, is refused for i, l, x, p, w, n, N and narrower T.
+/// (The scalar video instructions take one, the SIMD ones do not.)
 LogicalResult
 FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                        ArrayRef<ParsedOperand> operands) {
@@ -3142,7 +3152,39 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"slct", "TTTU"},
       {"fns", "TTTT"},
       {"brev", "TT"},
-      {"ex2", "TT"},
+      {"shf", "TTTi"},
+      {"setp", "...p"},
+      {"set", "...p"},
+      {"cvt", ".F"},
+      {"cvt.pack", "III"},
+      {"istypep", "Pl"},
+      {"alloca", "lz"},
+      {"stacksave", "l"},
+      {"stackrestore", "L"},
+      {"tensormap.replace", "aB"},
+      {"txq", ".aj"},
+      {"wgmma.wait_group", "N"},
+      {"cp.async.bulk.prefetch.tensor", "a"},
+      {"cp.reduce.async.bulk.tensor", "ay"},
+      {"mbarrier.arrive", ".ai"},
+      {"mbarrier.expect_tx", "ai"},
+      {"mbarrier.complete_tx", "ai"},
+      {"wmma.load", ".ai"},
+      {"wmma.store", "a.i"},
+      {"vadd2", "xxxx"},
+      {"vsub2", "xxxx"},
+      {"vavrg2", "xxxx"},
+      {"vabsdiff2", "xxxx"},
+      {"vmin2", "xxxx"},
+      {"vmax2", "xxxx"},
+      {"vset2", "xxxx"},
+      {"vadd4", "xxxx"},
+      {"vsub4", "xxxx"},
+      {"vavrg4", "xxxx"},
+      {"vabsdiff4", "xxxx"},
+      {"vmin4", "xxxx"},
+      {"vmax4", "xxxx"},
+      {"vset4", "xxxx"},
       {"bmsk", "iii"},
       {"szext", "TTi"},
       {"bfe", "TTii"},
@@ -3193,9 +3235,20 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"tld4", "va"},
   };
   auto it = kSignatures.find(mnemonic);
-  if (it == kSignatures.end())
+  StringRef signature = it == kSignatures.end() ? "" : it->second;
+  // The forms whose operands differ: createpolicy's .range and
+  // .fractional, bar.red's optional thread count, a tensor copy's
+  // direction (to .global: the tensor map first, then the source).
+  std::optional<StateSpace> space = mods.getSpace();
+  if (mnemonic == "createpolicy")
+    signature = hasExtra(mods, "range") ? "laii" : "l";
+  else if (mnemonic == "bar.red" || mnemonic == "barrier.red")
+    signature = operands.size() == 4 ? ".iip" : ".ip";
+  else if (mnemonic == "cp.async.bulk.tensor" && space &&
+           *space == StateSpace::global)
+    signature = "ay";
+  if (signature.empty())
     return success();
-  StringRef signature = it->second;
   ArrayRef<TypeKind> types = mods.getTypes();
   auto function = [&](const ParsedOperand &o) {
     return o.kind == ParsedOperand::Name && !lookup(o.name) &&
@@ -3204,8 +3257,9 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
   auto integer = [&](const ParsedOperand &o, unsigned bits) {
     if (o.kind == ParsedOperand::Int)
       return true;
+    // (A texture's name is its 64-bit handle: istypep.)
     if (o.kind != ParsedOperand::Name || function(o) ||
-        (namesVariable(o) && !o.hasOffset))
+        (namesVariable(o) && !o.hasOffset && !p.handles.count(o.name)))
       return false;
     std::optional<TypeKind> reg = declaredType(o);
     return !reg ||
@@ -3216,11 +3270,14 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     const ParsedOperand &o = operands[i];
     char c = signature[i];
     auto refuse = [&](const Twine &what) {
-      return p.error(o.tok, "'" + mnemonic + "' takes " + what +
-                                " as operand " + Twine(i + 1) + ", not " +
-                                (o.kind == ParsedOperand::Addr
-                                     ? std::string("an address [...]")
-                                     : Parser::describe(o.tok)));
+      return p.error(o.tok,
+                     "'" + mnemonic + "' takes " + what + " as operand " +
+                         Twine(i + 1) + ", not " +
+                         (o.kind == ParsedOperand::Addr
+                              ? std::string("an address [...]")
+                          : o.kind == ParsedOperand::Int
+                              ? "'" + std::to_string(int64_t(o.intValue)) + "'"
+                              : Parser::describe(o.tok)));
     };
     std::optional<TypeKind> reg = declaredType(o);
     bool pred = reg && *reg == TypeKind::pred;
@@ -3280,14 +3337,40 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
         return refuse("a 32-bit register or a predicate");
       break;
     }
-    case 'm': {
+    case 'm':
+    case 'y': {
       bool ok = o.kind == ParsedOperand::Addr ||
-                (o.kind == ParsedOperand::Float && o.floatWidth == 32) ||
-                (o.kind == ParsedOperand::Name && !function(o) && !pred);
+                o.kind == ParsedOperand::Float ||
+                (o.kind == ParsedOperand::Name && !function(o) &&
+                 (!pred || c == 'y'));
       if (!ok)
         return refuse("an address [a]");
       break;
     }
+    case 'I':
+      if (!function(o) &&
+          !(integer(o, 0) && (!reg || getTypeBitWidth(*reg) >= 32)))
+        return refuse("an integer of 32 bits or more");
+      break;
+    case 'L':
+      if (o.kind != ParsedOperand::Name || !integer(o, 64))
+        return refuse("a 64-bit integer register");
+      break;
+    case 'z':
+      if (!function(o) && !integer(o, 64))
+        return refuse("a 64-bit integer");
+      break;
+    case 'B': {
+      unsigned bits = types.empty() ? 0 : getTypeBitWidth(types.back());
+      if (o.kind == ParsedOperand::Name && !function(o) && reg &&
+          (pred || getTypeBitWidth(*reg) != bits))
+        return refuse("a " + Twine(bits) + "-bit value");
+      break;
+    }
+    case 'F':
+      if (function(o))
+        return refuse("a value");
+      break;
     case 'n':
     case 'N':
       if (o.kind != ParsedOperand::Int || (c == 'N' && int64_t(o.intValue) < 0))
@@ -3347,6 +3430,15 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       namesVariable(operands[0].elems.front()))
     return p.error(operands[0].tok, "'prefetchu' takes a generic address, "
                                     "not a variable's");
+  // (ptxas: "value out of range" for a parity other than 0 and 1.)
+  if ((mnemonic == "mbarrier.try_wait" || mnemonic == "mbarrier.test_wait") &&
+      mods.has(Flag::parity) && operands.size() > 2 &&
+      operands[2].kind == ParsedOperand::Int && operands[2].intValue > 1)
+    return p.error(operands[2].tok,
+                   "'" + mnemonic +
+                       ".parity' waits for phase parity 0 or 1, "
+                       "not " +
+                       operands[2].tok.text);
   if (mnemonic == "tensormap.cp_fenceproxy" && operands.size() > 2 &&
       operands[2].kind == ParsedOperand::Int && operands[2].intValue != 128)
     return p.error(operands[2].tok,
@@ -5155,13 +5247,27 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       return p.error(operands[1].tok, "'createpolicy.fractional' takes a "
                                       "float fraction, not " +
                                           operands[1].tok.text);
+    // (ptxas takes the bits of a .b32 register too; the operand grid.)
     if (std::optional<TypeKind> reg = declaredType(operands[1]);
-        reg && *reg != TypeKind::f32)
+        reg && (getTypeBitWidth(*reg) != 32 || *reg == TypeKind::pred ||
+                typeClass(*reg) == 's' || typeClass(*reg) == 'u'))
       return p.error(operands[1].tok,
                      "'createpolicy.fractional' takes an .f32 fraction, not "
                      "the ." +
                          stringifyTypeKind(*reg) + " register '" +
                          operands[1].name + "'");
+    // A literal fraction is in (0, 1] (ptxas: "value out of range").
+    if (operands[1].kind == ParsedOperand::Float) {
+      const ParsedOperand &f = operands[1];
+      double v = f.floatWidth == 32
+                     ? double(llvm::bit_cast<float>(uint32_t(f.bits)))
+                 : f.floatWidth == 64 ? llvm::bit_cast<double>(f.bits)
+                                      : f.floatValue;
+      if (!(v > 0 && v <= 1))
+        return p.error(f.tok, "'createpolicy.fractional' takes a fraction "
+                              "in (0, 1], not " +
+                                  f.tok.text);
+    }
   }
   // multimem: ld_reduce loads from an [address] into registers, red and
   // st write a register or an immediate to one (ptxas: "Arguments
@@ -5932,9 +6038,6 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   if (llvm::is_contained({"tex", "suld", "sust", "sured"}, mnemonic) &&
       failed(checkTextureSurface(opTok, mnemonic, mods, operands)))
     return failure();
-  // What the rules above leave of each operand's type.
-  if (failed(checkOperandSignature(mnemonic, mods, operands)))
-    return failure();
   // Qualifiers ptxas pairs (found by the ptxas differential fuzzer): atom
   // and red need an operation ("Illegal operation"); .nc is for .global
   // loads only; .param takes no ordering or .volatile; a load's or store's
@@ -6330,6 +6433,9 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       if (failed(fits(operands[i], mods.getTypes()[1], true)))
         return failure();
   }
+  // What the rules above leave of each operand's type.
+  if (failed(checkOperandSignature(mnemonic, mods, operands)))
+    return failure();
   // What the module's processor has (ptxas: "Feature 'min.relu' requires
   // .target sm_90 or higher"), once the instruction is valid PTX.
   for (const TargetNeed &need :
