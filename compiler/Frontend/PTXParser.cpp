@@ -3099,13 +3099,19 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
       break;
     case ParsedOperand::Name:
       // (ptxas: "must be register"; a name plus an offset passes there.)
-      if ((!spec.has(p::Symbol) ||
-           (mnemonic == "cvta" && mods.has(Flag::to))) &&
+      if ((!spec.has(p::Symbol) || (mnemonic == "cvta" && mods.has(Flag::to)) ||
+           (mnemonic == "mov" && types.size() == 1 &&
+            types[0] == TypeKind::pred)) &&
           !o.hasOffset && namesVariable(o))
-        return p.error(o.tok, "'" + mnemonic +
-                                  "' takes registers and immediates, not "
-                                  "the variable '" +
-                                  o.name + "' (mov and cvta take its address)");
+        return p.error(
+            o.tok,
+            spec.has(p::Symbol)
+                ? "'" + mnemonic + "." + (mnemonic == "mov" ? "pred" : "to") +
+                      "' takes a register, not the variable '" + o.name + "'"
+                : "'" + mnemonic +
+                      "' takes registers and immediates, not the "
+                      "variable '" +
+                      o.name + "' (mov and cvta take its address)");
       break;
     default:
       break;
@@ -3138,7 +3144,9 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
 ///         (tensormap.replace's value)
 ///   y     anything but an integer literal or a function's name (a bulk
 ///         tensor copy's shared-memory source, as ptxas takes it)
-///   F     anything but a function's name
+///   F     anything but a function's name or an address
+///   e     a 32-bit integer or a vector (txq.level's level, as ptxas takes it)
+///   t     a tensor map and its coordinates `[map, {...}]`, no offset
 ///   q     a pair `d|p` (elect)
 ///   a, v  an address [a], a vector {...}
 ///   .     left to other rules
@@ -3162,10 +3170,10 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"stacksave", "l"},
       {"stackrestore", "L"},
       {"tensormap.replace", "aB"},
-      {"txq", ".aj"},
+      {"txq", ".ae"},
       {"wgmma.wait_group", "N"},
-      {"cp.async.bulk.prefetch.tensor", "a"},
-      {"cp.reduce.async.bulk.tensor", "ay"},
+      {"cp.async.bulk.prefetch.tensor", "t"},
+      {"cp.reduce.async.bulk.tensor", "tm"},
       {"mbarrier.arrive", ".ai"},
       {"mbarrier.expect_tx", "ai"},
       {"mbarrier.complete_tx", "ai"},
@@ -3222,7 +3230,7 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"cp.async.bulk", "aai"},
       {"cp.async.bulk.prefetch", "ai"},
       {"cp.reduce.async.bulk", "aai"},
-      {"cp.async.bulk.tensor", "mam"},
+      {"cp.async.bulk.tensor", "mtm"},
       {"tensormap.cp_fenceproxy", "aaN"},
       {"wgmma.mma_async", "vdlp"},
       {"wgmma.mma_async.sp", "vdlwNp"},
@@ -3241,14 +3249,12 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
   // direction (to .global: the tensor map first, then the source).
   std::optional<StateSpace> space = mods.getSpace();
   if (mnemonic == "createpolicy")
-    signature = hasExtra(mods, "range") ? "laii" : "l";
+    signature = hasExtra(mods, "range") ? "laii" : "lF";
   else if (mnemonic == "bar.red" || mnemonic == "barrier.red")
     signature = operands.size() == 4 ? ".iip" : ".ip";
   else if (mnemonic == "cp.async.bulk.tensor" && space &&
            *space == StateSpace::global)
-    signature = "ay";
-  if (signature.empty())
-    return success();
+    signature = "ty";
   ArrayRef<TypeKind> types = mods.getTypes();
   auto function = [&](const ParsedOperand &o) {
     return o.kind == ParsedOperand::Name && !lookup(o.name) &&
@@ -3362,14 +3368,25 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       break;
     case 'B': {
       unsigned bits = types.empty() ? 0 : getTypeBitWidth(types.back());
-      if (o.kind == ParsedOperand::Name && !function(o) && reg &&
-          (pred || getTypeBitWidth(*reg) != bits))
+      if ((o.kind == ParsedOperand::Name && !function(o) && reg &&
+           (pred || getTypeBitWidth(*reg) != bits)) ||
+          o.kind == ParsedOperand::Addr || o.kind == ParsedOperand::Vec)
         return refuse("a " + Twine(bits) + "-bit value");
       break;
     }
     case 'F':
-      if (function(o))
+      if (function(o) || o.kind == ParsedOperand::Addr)
         return refuse("a value");
+      break;
+    case 'e':
+      if (o.kind != ParsedOperand::Vec && !integer(o, 32))
+        return refuse("a 32-bit integer");
+      break;
+    case 't':
+      if (o.kind != ParsedOperand::Addr || o.elems.size() < 2 || o.offset ||
+          (declaredType(o.elems.front()) &&
+           getTypeBitWidth(*declaredType(o.elems.front())) != 64))
+        return refuse("a tensor map and coordinates [map, {...}]");
       break;
     case 'n':
     case 'N':
@@ -3430,6 +3447,25 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       namesVariable(operands[0].elems.front()))
     return p.error(operands[0].tok, "'prefetchu' takes a generic address, "
                                     "not a variable's");
+  // createpolicy.range's primary size is at most its total (ptxas reads
+  // both as 32-bit: "must be less than or equal to the value of argument
+  // 4"); multimem's vector values are as wide as its .vN ("Argument vector
+  // size mismatch").
+  if (mnemonic == "createpolicy" && operands.size() == 4 &&
+      operands[2].kind == ParsedOperand::Int &&
+      operands[3].kind == ParsedOperand::Int &&
+      uint32_t(operands[2].intValue) > uint32_t(operands[3].intValue))
+    return p.error(operands[2].tok,
+                   "the primary size of 'createpolicy.range' is at most its "
+                   "total size");
+  if (mnemonic.starts_with("multimem."))
+    for (const ParsedOperand &o : operands)
+      if (o.kind == ParsedOperand::Vec && o.elems.size() != mods.getVec())
+        return p.error(o.tok, "'" + mnemonic + "' moves " +
+                                  (mods.getVec()
+                                       ? ".v" + Twine(mods.getVec()) + " values"
+                                       : Twine("one value")) +
+                                  ", not a vector of " + Twine(o.elems.size()));
   // (ptxas: "value out of range" for a parity other than 0 and 1.)
   if ((mnemonic == "mbarrier.try_wait" || mnemonic == "mbarrier.test_wait") &&
       mods.has(Flag::parity) && operands.size() > 2 &&
@@ -3931,6 +3967,12 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                   Flag::L2_evict_normal})) &&
       !mods.getExtras())
     return p.error(opTok, "'prefetch' needs a cache level (.L1, .L2)");
+  // (One of them: the flag grid's prefetch.global.L2.L1, .L2.L2::evict_last.)
+  if (mnemonic == "prefetch" &&
+      llvm::popcount(static_cast<uint64_t>(mods.getFlags()) & fl::Prefetch) > 1)
+    return p.error(opTok, "'prefetch' names one level or one L2 eviction "
+                          "priority (.L1, .L2, .L2::evict_last, "
+                          ".L2::evict_normal)");
   if (mods.getRounding() == RoundingMode::rna && mnemonic != "cvt")
     return p.error(opTok, "'" + mnemonic + "' takes no .rna (it is cvt's)");
   if ((mnemonic == "mul24" || mnemonic == "mad24" || mnemonic == "madc") &&
@@ -4552,6 +4594,55 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                 (static_cast<uint64_t>(*f) & fl::PrefetchSize
                                      ? " (a load's prefetch size)"
                                      : " (an L1 eviction priority)"));
+  // The flag grid's 82 new forms (the nineteenth session), each probed
+  // against ptxas with its valid neighbours: sqrt's .ftz is of .f32 (rcp's
+  // is not); a pair of halves from two floats neither flushes nor
+  // saturates (cvt.rn.relu and .satfinite do); cvt.pack saturates, with
+  // .sat only; mad.wide has no carry; createpolicy's second priority is
+  // .L2::evict_first or .evict_unchanged, and .L2 is its .cvt's; an mbarrier
+  // arrival that expects bytes completes.
+  if (mnemonic == "sqrt" && mods.has(Flag::ftz) && types.size() == 1 &&
+      types[0] == TypeKind::f64)
+    return p.error(opTok, "'sqrt.ftz' is of .f32, not .f64");
+  if (mnemonic == "cvt" && types.size() == 2 &&
+      (types[0] == TypeKind::f16x2 || types[0] == TypeKind::bf16x2) &&
+      types[1] == TypeKind::f32)
+    if (std::optional<Flag> f =
+            firstFlag(mods, flagBits({Flag::ftz, Flag::sat})))
+      return p.error(opTok, "'cvt' to ." + stringifyTypeKind(types[0]) +
+                                " takes no ." + stringifyFlag(*f));
+  if (mnemonic == "cvt.pack" && !mods.has(Flag::sat))
+    return p.error(opTok, "'cvt.pack' is written cvt.pack.sat");
+  if (mnemonic == "mad" && mods.getMode() == Mode::wide && mods.has(Flag::cc))
+    return p.error(opTok, "'mad.wide' takes no .cc");
+  if (mnemonic == "createpolicy") {
+    if (mods.has(Flag::L2) && !hasExtra(mods, "cvt"))
+      return p.error(opTok, "'createpolicy' takes .L2 in its .cvt form only");
+    SmallVector<StringRef> priorities;
+    for (StringRef w : spelledModifiers(mnemonic))
+      if (w.starts_with("L2::evict_"))
+        priorities.push_back(w);
+    if (priorities.size() == 2 && priorities[1] != "L2::evict_first" &&
+        priorities[1] != "L2::evict_unchanged")
+      return p.error(opTok, "the second priority of 'createpolicy' is "
+                            ".L2::evict_first or .L2::evict_unchanged, not ." +
+                                priorities[1]);
+  }
+  // Seed 53 with --words: setmaxnreg is .sync.aligned; discard and
+  // applypriority act on .global; createpolicy writes a .b64.
+  if (mnemonic == "setmaxnreg" &&
+      (!mods.has(Flag::sync) || !mods.has(Flag::aligned)))
+    return p.error(opTok, "'setmaxnreg' is written setmaxnreg.sync.aligned");
+  if ((mnemonic == "discard" || mnemonic == "applypriority") &&
+      mods.getSpace() && *mods.getSpace() != StateSpace::global)
+    return p.error(opTok, "'" + mnemonic + "' acts on .global, not ." +
+                              stringifyStateSpace(*mods.getSpace()));
+  if (mnemonic == "createpolicy" &&
+      (types.empty() || (types.size() == 1 && types[0] != TypeKind::b64)))
+    return p.error(opTok, "'createpolicy' is of type .b64");
+  if ((mnemonic == "mbarrier.arrive" || mnemonic == "mbarrier.arrive_drop") &&
+      mods.has(Flag::expect_tx) && mods.has(Flag::noComplete))
+    return p.error(opTok, "'" + mnemonic + ".expect_tx' takes no .noComplete");
   return success();
 }
 
@@ -6216,20 +6307,23 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
       llvm::is_contained(
-          {"add",       "sub",         "mul",   "mad",        "div",
-           "rem",       "abs",         "neg",   "min",        "max",
-           "and",       "or",          "xor",   "not",        "shl",
-           "shr",       "mov",         "selp",  "fma",        "bfe",
-           "bfi",       "prmt",        "popc",  "clz",        "brev",
-           "cvta",      "shf",         "atom",  "red",        "sqrt",
-           "rsqrt",     "rcp",         "sin",   "cos",        "lg2",
-           "ex2",       "tanh",        "bfind", "testp",      "copysign",
-           "mul24",     "mad24",       "addc",  "subc",       "madc",
-           "sad",       "lop3",        "bmsk",  "szext",      "ldmatrix",
-           "stmatrix",  "bar.red",     "vote",  "redux",      "cnot",
-           "fns",       "barrier.red", "match", "setp",       "shfl",
-           "isspacep",  "txq",         "suq",   "activemask", "createpolicy",
-           "setmaxnreg"},
+          {"add",          "sub",        "mul",      "mad",
+           "div",          "rem",        "abs",      "neg",
+           "min",          "max",        "and",      "or",
+           "xor",          "not",        "shl",      "shr",
+           "mov",          "selp",       "fma",      "bfe",
+           "bfi",          "prmt",       "popc",     "clz",
+           "brev",         "cvta",       "shf",      "atom",
+           "red",          "sqrt",       "rsqrt",    "rcp",
+           "sin",          "cos",        "lg2",      "ex2",
+           "tanh",         "bfind",      "testp",    "copysign",
+           "mul24",        "mad24",      "addc",     "subc",
+           "madc",         "sad",        "lop3",     "bmsk",
+           "szext",        "ldmatrix",   "stmatrix", "bar.red",
+           "vote",         "redux",      "cnot",     "fns",
+           "barrier.red",  "match",      "setp",     "shfl",
+           "isspacep",     "txq",        "suq",      "activemask",
+           "createpolicy", "setmaxnreg", "mapa",     "getctarank"},
           mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
@@ -6291,7 +6385,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       (llvm::is_contained({"ld", "ldu", "st", "atom", "red", "prefetch",
                            "prefetchu", "discard", "applypriority"},
                           mnemonic) ||
-       mnemonic.starts_with("mbarrier."))) {
+       mnemonic.starts_with("mbarrier.") ||
+       mnemonic.starts_with("multimem."))) {
     std::optional<StateSpace> space = mods.getSpace();
     if (!space || *space == StateSpace::global || *space == StateSpace::generic)
       for (const ParsedOperand &o : operands)

@@ -164,7 +164,8 @@ sourceArity(Operation *op, ModifiersAttr mods) {
                : Range{0, 0};
   if (isa<TxqOp>(op))
     return extra("level") ? Range{2, 2} : Range{1, 1};
-  if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp>(op))
+  // (prefetchu: seed 53 with --words.)
+  if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp, PrefetchuOp>(op))
     return Range{1, 1};
   // multimem.red and multimem.st: [address] and a value (seed 49).
   if (isa<MultimemRedOp, MultimemStOp>(op))
@@ -304,7 +305,8 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
       failed(verifyVariableSpace(op, mods)))
     return failure();
   if (isa<CpAsyncBulkOp, CpReduceAsyncBulkOp, CpAsyncBulkPrefetchOp,
-          TensormapCpFenceproxyOp>(op) &&
+          TensormapCpFenceproxyOp, TensormapReplaceOp, MultimemLdReduceOp,
+          MultimemStOp, MultimemRedOp>(op) &&
       failed(verifyVariableSpace(op, mods)))
     return failure();
   if (isa<CpAsyncOp, CpAsyncBulkOp, CpReduceAsyncBulkOp,
@@ -407,7 +409,8 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     // isspacep's space is its only modifier.
     if (mods.getTypes().empty() &&
         !isa<IsspacepOp, MembarOp, FenceOp, GriddepcontrolOp, PmeventOp,
-             BarSyncOp, BarrierSyncOp, BarArriveOp, BarrierArriveOp>(op))
+             BarSyncOp, BarrierSyncOp, BarArriveOp, BarrierArriveOp,
+             PrefetchuOp>(op))
       return op->emitOpError("needs an instruction type");
     auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
     unsigned n = groups ? groups.size() : op->getNumOperands();

@@ -394,7 +394,7 @@ def PTX_CreatePolicyOp : PTX_InstOp<"createpolicy", "create a cache eviction pol
 def PTX_IsspacepOp : PTX_InstOp<"isspacep", "test a generic address's state space", "isspacep.shared p, a;", "mc::SP", "fl::None">;
 def PTX_CvtaOp : PTX_InstOp<"cvta", "convert an address between generic and a state space", "cvta.to.global.u64 d, a;", "mc::T | mc::SP | mc::FL", "fl::Conv", "p::Dest | p::Symbol">;
 def PTX_CvtOp : PTX_InstOp<"cvt", "convert between types", "cvt.rni.sat.s32.f32 d, a; cvt.rn.satfinite.e4m3x2.f32 d, a, b;", "mc::T | mc::RND | mc::FL | mc::EXTRA", "fl::Cvt">;
-def PTX_CvtPackOp : PTX_InstOp<"cvt.pack", "convert and pack", "cvt.pack.sat.u8.s32.b32 d, a, b, c;", "mc::T | mc::FL", "fl::Arith">;
+def PTX_CvtPackOp : PTX_InstOp<"cvt.pack", "convert and pack", "cvt.pack.sat.u8.s32.b32 d, a, b, c;", "mc::T | mc::FL", "fl::Sat">;
 def PTX_MapaOp : PTX_InstOp<"mapa", "map a shared address to another CTA of the cluster", "mapa.shared::cluster.u32 d, a, b;", "mc::T | mc::SP", "fl::None", "p::Dest | p::Symbol">;
 def PTX_GetctarankOp : PTX_InstOp<"getctarank", "CTA rank of a distributed shared address", "getctarank.shared::cluster.u32 d, a;", "mc::T | mc::SP", "fl::None", "p::Dest | p::Symbol">;
 def PTX_AllocaOp : PTX_InstOp<"alloca", "allocate local stack memory", "alloca.u64 ptr, size, 16;", "mc::T | mc::SP", "fl::None">;

@@ -270,6 +270,10 @@ FORMS = {
 QUIRKS = {
     'tex.2d.v4.f32.f32.uni {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];',
     'tld4.r.2d.v4.f32.f32.uni {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];',
+    'tex.level.2d.v4.f32.f32.uni {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], '
+    '%f7;',
+    'tex.grad.2d.v4.f32.f32.uni {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], '
+    '{%f7, %f8}, {%f9, %f10};',
 }
 # The ptx dialect's flags (PTXEnums.td, Flag), each written as PTX spells it.
 FLAGS = ['.ftz', '.sat', '.approx', '.full', '.relu', '.NaN', '.xorsign.abs',
