@@ -4640,6 +4640,27 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "createpolicy" &&
       (types.empty() || (types.size() == 1 && types[0] != TypeKind::b64)))
     return p.error(opTok, "'createpolicy' is of type .b64");
+  // Seed 54 with --words: cvt.pack names three types, istypep one;
+  // tensormap.cp_fenceproxy copies between two spaces; applypriority names
+  // its priority.
+  bool halves = !types.empty() &&
+                (types[0] == TypeKind::s16 || types[0] == TypeKind::u16);
+  if (mnemonic == "cvt.pack" && types.size() != (halves ? 2u : 3u))
+    return p.error(opTok, "'cvt.pack' names " +
+                              Twine(halves ? "two types (the result's, the "
+                                             "sources')"
+                                           : "three types (the result's, the "
+                                             "sources', the merged value's)") +
+                              ", not " + Twine(types.size()));
+  if (mnemonic == "istypep" && types.size() != 1)
+    return p.error(opTok, "'istypep' tests for one type (.texref, "
+                          ".samplerref, .surfref)");
+  if (mnemonic == "tensormap.cp_fenceproxy" && mods.getSpaces().size() != 2)
+    return p.error(opTok, "'tensormap.cp_fenceproxy' copies from .shared::cta "
+                          "to .global: two state spaces");
+  if (mnemonic == "applypriority" && !mods.has(Flag::L2_evict_normal))
+    return p.error(opTok, "'applypriority' names its priority "
+                          "(.L2::evict_normal)");
   if ((mnemonic == "mbarrier.arrive" || mnemonic == "mbarrier.arrive_drop") &&
       mods.has(Flag::expect_tx) && mods.has(Flag::noComplete))
     return p.error(opTok, "'" + mnemonic + ".expect_tx' takes no .noComplete");
@@ -6306,25 +6327,30 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // "Unexpected instruction types specified"); `mul.u64.s32` was read as
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
-      llvm::is_contained(
-          {"add",          "sub",        "mul",      "mad",
-           "div",          "rem",        "abs",      "neg",
-           "min",          "max",        "and",      "or",
-           "xor",          "not",        "shl",      "shr",
-           "mov",          "selp",       "fma",      "bfe",
-           "bfi",          "prmt",       "popc",     "clz",
-           "brev",         "cvta",       "shf",      "atom",
-           "red",          "sqrt",       "rsqrt",    "rcp",
-           "sin",          "cos",        "lg2",      "ex2",
-           "tanh",         "bfind",      "testp",    "copysign",
-           "mul24",        "mad24",      "addc",     "subc",
-           "madc",         "sad",        "lop3",     "bmsk",
-           "szext",        "ldmatrix",   "stmatrix", "bar.red",
-           "vote",         "redux",      "cnot",     "fns",
-           "barrier.red",  "match",      "setp",     "shfl",
-           "isspacep",     "txq",        "suq",      "activemask",
-           "createpolicy", "setmaxnreg", "mapa",     "getctarank"},
-          mnemonic))
+      llvm::is_contained({"add",        "sub",          "mul",
+                          "mad",        "div",          "rem",
+                          "abs",        "neg",          "min",
+                          "max",        "and",          "or",
+                          "xor",        "not",          "shl",
+                          "shr",        "mov",          "selp",
+                          "fma",        "bfe",          "bfi",
+                          "prmt",       "popc",         "clz",
+                          "brev",       "cvta",         "shf",
+                          "atom",       "red",          "sqrt",
+                          "rsqrt",      "rcp",          "sin",
+                          "cos",        "lg2",          "ex2",
+                          "tanh",       "bfind",        "testp",
+                          "copysign",   "mul24",        "mad24",
+                          "addc",       "subc",         "madc",
+                          "sad",        "lop3",         "bmsk",
+                          "szext",      "ldmatrix",     "stmatrix",
+                          "bar.red",    "vote",         "redux",
+                          "cnot",       "fns",          "barrier.red",
+                          "match",      "setp",         "shfl",
+                          "isspacep",   "txq",          "suq",
+                          "activemask", "createpolicy", "setmaxnreg",
+                          "mapa",       "getctarank",   "cp.reduce.async.bulk"},
+                         mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
                               stringifyTypeKind(mods.getTypes()[1]));

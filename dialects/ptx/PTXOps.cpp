@@ -112,6 +112,10 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   if (isa<MadOp, FmaOp, MadcOp, Mad24Op, SadOp, ShfOp, BfeOp, PrmtOp, Dp4aOp,
           Dp2aOp, SelpOp, SlctOp, FnsOp>(op))
     return Range{3, 3};
+  // cvt.pack: two sources into 16-bit halves, or two and the value they
+  // are merged into for 8, 4 or 2 bits (seed 54 with --words).
+  if (isa<CvtPackOp>(op))
+    return mods.getTypes().size() == 3 ? Range{3, 3} : Range{2, 2};
   if (isa<BfiOp>(op))
     return Range{4, 4};
   // lop3's predicate form (`lop3.or.b32 d|p, a, b, c, lut, q`) adds q.
@@ -165,7 +169,8 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   if (isa<TxqOp>(op))
     return extra("level") ? Range{2, 2} : Range{1, 1};
   // (prefetchu: seed 53 with --words.)
-  if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp, PrefetchuOp>(op))
+  if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp, PrefetchuOp,
+          MovmatrixOp, WgmmaWaitGroupOp>(op))
     return Range{1, 1};
   // multimem.red and multimem.st: [address] and a value (seed 49).
   if (isa<MultimemRedOp, MultimemStOp>(op))
@@ -410,7 +415,7 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
     if (mods.getTypes().empty() &&
         !isa<IsspacepOp, MembarOp, FenceOp, GriddepcontrolOp, PmeventOp,
              BarSyncOp, BarrierSyncOp, BarArriveOp, BarrierArriveOp,
-             PrefetchuOp>(op))
+             PrefetchuOp, WgmmaWaitGroupOp>(op))
       return op->emitOpError("needs an instruction type");
     auto groups = op->getAttrOfType<DenseI32ArrayAttr>("groups");
     unsigned n = groups ? groups.size() : op->getNumOperands();
