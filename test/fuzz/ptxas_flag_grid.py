@@ -313,6 +313,23 @@ def check(args, line):
     return line, ptxas, ours, message.split(': ', 1)[-1]
 
 
+def report(results, every=0):
+    """Prints the disagreements (every `every`-th line, from the first, is
+    a form's base line, which ptxas must accept); returns their count."""
+    disagree = 0
+    for i, (line, ptxas, ours, message) in enumerate(results):
+        if every and i % every == 0 and not ptxas:
+            print('BASE     %s  || %s' % (line, message))
+            disagree += 1
+        elif ptxas != ours and line in QUIRKS:
+            print('QUIRK    %s' % line)
+        elif ptxas != ours:
+            print('%-8s %s  || %s' % ('LENIENT' if ours else 'STRICT', line,
+                                      message))
+            disagree += 1
+    return disagree
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--tool', required=True)
@@ -324,18 +341,7 @@ def main():
     lines = [FORMS[n].replace('{F}', f) for n in rows for f in [''] + FLAGS]
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda l: check(args, l), lines))
-    disagree = 0
-    for i, (line, ptxas, ours, message) in enumerate(results):
-        base = i % (len(FLAGS) + 1) == 0
-        if base and not ptxas:
-            print('BASE     %s  || %s' % (line, message))
-            disagree += 1
-        elif ptxas != ours and line in QUIRKS:
-            print('QUIRK    %s' % line)
-        elif ptxas != ours:
-            print('%-8s %s  || %s' % ('LENIENT' if ours else 'STRICT', line,
-                                      message))
-            disagree += 1
+    disagree = report(results, len(FLAGS) + 1)
     print('%d lines (%d forms x %d flags and none), %d disagreements' %
           (len(lines), len(rows), len(FLAGS), disagree))
     return 1 if disagree else 0

@@ -27,7 +27,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptxas_flag_grid import FORMS, QUIRKS, check  # noqa: E402
+from ptxas_flag_grid import FORMS, check, report  # noqa: E402
 
 # What an operand can be, one of each kind.
 KINDS = ['%p1', '%rs1', '%r1', '%rd1', '%f1', '%fd1', '%q1', '1', '-1',
@@ -83,14 +83,7 @@ def main():
     lines = list(dict.fromkeys(lines))
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda l: check(args, l), lines))
-    disagree = 0
-    for line, ptxas, ours, message in results:
-        if ptxas != ours and line in QUIRKS:
-            print('QUIRK    %s' % line)
-        elif ptxas != ours:
-            print('%-8s %s  || %s' % ('LENIENT' if ours else 'STRICT', line,
-                                      message))
-            disagree += 1
+    disagree = report(results)
     print('%d lines (%d forms, %d operand kinds), %d disagreements' %
           (len(lines), len(rows), len(KINDS), disagree))
     return 1 if disagree else 0
