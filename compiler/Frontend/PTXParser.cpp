@@ -514,6 +514,10 @@ private:
   bool namesVariable(const ParsedOperand &o);
   LogicalResult checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                       ArrayRef<ParsedOperand> operands);
+  /// mma's and mma.sp's fragments D, A, B, C: their sizes and registers.
+  LogicalResult checkMmaFragments(StringRef mnemonic, ArrayRef<TypeKind> types,
+                                  ArrayRef<int64_t> shape,
+                                  ArrayRef<ParsedOperand> fragments);
   LogicalResult checkOperandForms(const Token &opTok, StringRef mnemonic,
                                   ModifiersAttr mods,
                                   ArrayRef<ParsedOperand> operands);
@@ -3483,6 +3487,50 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
   return success();
 }
 
+LogicalResult
+FunctionBuilder::checkMmaFragments(StringRef mnemonic, ArrayRef<TypeKind> types,
+                                   ArrayRef<int64_t> shape,
+                                   ArrayRef<ParsedOperand> fragments) {
+  // D, A, B and C: 32 bits of elements per lane a register (f64 one each;
+  // m8n8k4's f16 quad pairs more); the sparse form's A is half as wide.
+  bool sparse = mnemonic == "mma.sp";
+  int64_t m = shape[0], n = shape[1], k = shape[2];
+  bool quadPair =
+      !sparse && m == 8 && n == 8 && k == 4 && types[1] == TypeKind::f16;
+  for (auto [i, o] : llvm::enumerate(fragments)) {
+    TypeKind t = types[i];
+    int64_t elems = (i == 1   ? m * k / (sparse ? 2 : 1)
+                     : i == 2 ? k * n
+                              : m * n) /
+                    32;
+    int64_t want = t == TypeKind::f64
+                       ? elems
+                       : std::max<int64_t>(1, elems * getTypeBitWidth(t) / 32);
+    if (quadPair) // A and B two .f16x2, C and D four or eight
+      want = i == 1 || i == 2 ? 2 : t == TypeKind::f32 ? 8 : 4;
+    if (static_cast<int64_t>(o.elems.size()) != want)
+      return p.error(o.tok, "'" + mnemonic + "' fragment " + Twine("DABC"[i]) +
+                                " of ." + stringifyTypeKind(t) + " is " +
+                                Twine(want) + " registers, not " +
+                                Twine(o.elems.size()));
+    // .f32/.f64 elements in registers of their width; packed and integer
+    // ones in 32-bit non-float registers (ptxas: "Arguments mismatch" for
+    // .tf32 or .s32 in .f32 registers; seed 45).
+    bool wide = t == TypeKind::f32 || t == TypeKind::f64;
+    for (const ParsedOperand &e : o.elems)
+      if (std::optional<TypeKind> reg = declaredType(e);
+          reg && (*reg == TypeKind::pred ||
+                  getTypeBitWidth(*reg) != (t == TypeKind::f64 ? 64 : 32) ||
+                  (!wide && typeClass(*reg) == 'f')))
+        return p.error(e.tok, "'" + mnemonic + "' fragment " +
+                                  Twine("DABC"[i]) + " of ." +
+                                  stringifyTypeKind(t) + " takes no ." +
+                                  stringifyTypeKind(*reg) + " register ('" +
+                                  e.name + "')");
+  }
+  return success();
+}
+
 LogicalResult FunctionBuilder::checkOperandShapes(
     const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
     ArrayRef<ParsedOperand> operands, bool load, bool store) {
@@ -5711,38 +5759,36 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                 t);
     };
     if (operands.size() == 4 && types.size() == 4 && shape.size() == 3 &&
-        !kind && llvm::all_of(types, known)) {
-      int64_t m = shape[0], n = shape[1], k = shape[2];
-      bool quadPair = m == 8 && n == 8 && k == 4 && types[1] == TypeKind::f16;
-      for (auto [i, o] : llvm::enumerate(operands)) {
-        TypeKind t = types[i];
-        int64_t elems = (i == 1 ? m * k : i == 2 ? k * n : m * n) / 32;
-        int64_t want =
-            t == TypeKind::f64
-                ? elems
-                : std::max<int64_t>(1, elems * getTypeBitWidth(t) / 32);
-        if (quadPair) // A and B two .f16x2, C and D four or eight
-          want = i == 1 || i == 2 ? 2 : t == TypeKind::f32 ? 8 : 4;
-        if (static_cast<int64_t>(o.elems.size()) != want)
-          return p.error(o.tok, "'mma' fragment " + Twine("DABC"[i]) + " of ." +
-                                    stringifyTypeKind(t) + " is " +
-                                    Twine(want) + " registers, not " +
-                                    Twine(o.elems.size()));
-        // .f32/.f64 elements in registers of their width; packed and
-        // integer ones in 32-bit non-float registers (ptxas: "Arguments
-        // mismatch" for .tf32 or .s32 in .f32 registers; seed 45).
-        bool wide = t == TypeKind::f32 || t == TypeKind::f64;
-        for (const ParsedOperand &e : o.elems)
-          if (std::optional<TypeKind> reg = declaredType(e);
-              reg && (*reg == TypeKind::pred ||
-                      getTypeBitWidth(*reg) != (t == TypeKind::f64 ? 64 : 32) ||
-                      (!wide && typeClass(*reg) == 'f')))
-            return p.error(e.tok, "'mma' fragment " + Twine("DABC"[i]) +
-                                      " of ." + stringifyTypeKind(t) +
-                                      " takes no ." + stringifyTypeKind(*reg) +
-                                      " register ('" + e.name + "')");
-      }
-    }
+        !kind && llvm::all_of(types, known) &&
+        failed(checkMmaFragments(mnemonic, types, shape, operands)))
+      return failure();
+  }
+  // mma.sp's four fragments: as mma's, A half as wide (the operand grid).
+  // (Not the block-scaled .kind:: forms, whose 6- and 4-bit types pack.)
+  bool kindForm =
+      mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
+        return cast<StringAttr>(e).getValue().starts_with("kind::");
+      });
+  if (mnemonic == "mma.sp" && !kindForm && operands.size() >= 4 &&
+      types.size() == 4 && mods.getShape().size() == 3 &&
+      llvm::all_of(operands.take_front(4),
+                   [](const ParsedOperand &o) {
+                     return o.kind == ParsedOperand::Vec;
+                   }) &&
+      failed(checkMmaFragments(mnemonic, types, mods.getShape(),
+                               operands.take_front(4))))
+    return failure();
+  // wgmma's D: N/2 registers of .f32/.s32, N/4 of .f16 pairs ("Argument
+  // vector size mismatch"; the operand grid).
+  if (mnemonic.starts_with("wgmma.mma_async") && !operands.empty() &&
+      operands[0].kind == ParsedOperand::Vec && types.size() == 3 &&
+      mods.getShape().size() == 3) {
+    int64_t want = mods.getShape()[1] / (types[0] == TypeKind::f16 ? 4 : 2);
+    if (static_cast<int64_t>(operands[0].elems.size()) != want)
+      return p.error(operands[0].tok, "'" + mnemonic + "' D of ." +
+                                          stringifyTypeKind(types[0]) + " is " +
+                                          Twine(want) + " registers, not " +
+                                          Twine(operands[0].elems.size()));
   }
   // ldmatrix and stmatrix move .b16 (and sm_100's .b8) matrices.
   if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") && types.size() == 1 &&
