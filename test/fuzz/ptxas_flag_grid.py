@@ -330,17 +330,26 @@ def report(results, every=0):
     return disagree
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc):
+    """The grids' command line: the tool, the arch, jobs and FORMS rows."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument('--tool', required=True)
     ap.add_argument('--arch', default='sm_90a')
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('names', nargs='*')
     args = ap.parse_args()
-    rows = [n for n in FORMS if not args.names or n in args.names]
-    lines = [FORMS[n].replace('{F}', f) for n in rows for f in [''] + FLAGS]
+    return args, [n for n in FORMS if not args.names or n in args.names]
+
+
+def run_all(args, lines):
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda l: check(args, l), lines))
+        return list(pool.map(lambda l: check(args, l), lines))
+
+
+def main():
+    args, rows = arguments(__doc__)
+    lines = [FORMS[n].replace('{F}', f) for n in rows for f in [''] + FLAGS]
+    results = run_all(args, lines)
     disagree = report(results, len(FLAGS) + 1)
     print('%d lines (%d forms x %d flags and none), %d disagreements' %
           (len(lines), len(rows), len(FLAGS), disagree))

@@ -21,13 +21,11 @@ no rule typed.
 NAMEs restrict the run to those rows of ptxas_flag_grid.FORMS. Exit status
 1 when anything disagrees. Deterministic.
 """
-import argparse
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptxas_flag_grid import FORMS, check, report  # noqa: E402
+from ptxas_flag_grid import FORMS, arguments, report, run_all  # noqa: E402
 
 # What an operand can be, one of each kind.
 KINDS = ['%p1', '%rs1', '%r1', '%rd1', '%f1', '%fd1', '%q1', '1', '-1',
@@ -70,19 +68,12 @@ def variants(form):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--tool', required=True)
-    ap.add_argument('--arch', default='sm_90a')
-    ap.add_argument('--jobs', type=int, default=2)
-    ap.add_argument('names', nargs='*')
-    args = ap.parse_args()
-    rows = [n for n in FORMS if not args.names or n in args.names]
+    args, rows = arguments(__doc__)
     lines = []
     for n in rows:
         lines += variants(FORMS[n])
     lines = list(dict.fromkeys(lines))
-    with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda l: check(args, l), lines))
+    results = run_all(args, lines)
     disagree = report(results)
     print('%d lines (%d forms, %d operand kinds), %d disagreements' %
           (len(lines), len(rows), len(KINDS), disagree))
