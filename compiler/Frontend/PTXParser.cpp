@@ -2806,12 +2806,6 @@ FunctionBuilder::checkImageAddress(const ParsedOperand &addr, Geometry geom,
                                    StringRef where, StringRef kind) {
   if (failed(checkHandle(addr, where, kind)))
     return failure();
-  if (std::optional<TypeKind> reg = declaredType(addr.elems.front());
-      reg && getTypeBitWidth(*reg) != 64)
-    return p.error(addr.elems.front().tok,
-                   "a " + kind + " handle is 64-bit, not the ." +
-                       stringifyTypeKind(*reg) + " register '" +
-                       addr.elems.front().name + "'");
   // One, two or four coordinates (ptxas: "Operand vector size doesn't
   // match geometry", "Illegal vector size: 3"; "Arguments mismatch" for
   // none).
@@ -4183,9 +4177,16 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
             e.tok, "'multimem.ld_reduce' of type ." +
                        stringifyTypeKind(types[0]) + " cannot write the ." +
                        stringifyTypeKind(*reg) + " register '" + e.name + "'");
-  if (mnemonic == "createpolicy" && hasExtra(mods, "cvt") &&
-      !mods.has(Flag::L2))
-    return p.error(opTok, "'createpolicy.cvt' is written createpolicy.cvt.L2");
+  // (.L2 is the .cvt form's alone, and every form is .b64: the flag grid
+  // and seed 53 with --words.)
+  if (mnemonic == "createpolicy" && hasExtra(mods, "cvt") != mods.has(Flag::L2))
+    return p.error(opTok, mods.has(Flag::L2)
+                              ? "'createpolicy' takes .L2 in its .cvt form only"
+                              : "'createpolicy.cvt' is written "
+                                "createpolicy.cvt.L2");
+  if (mnemonic == "createpolicy" &&
+      (types.empty() || (types.size() == 1 && types[0] != TypeKind::b64)))
+    return p.error(opTok, "'createpolicy' is of type .b64");
   if (mnemonic == "txq" && hasExtra(mods, "level") && operands.size() == 3)
     if (std::optional<TypeKind> reg = not32(operands[2], /*floats=*/false))
       return refuseRegister(mnemonic, operands[2], *reg, "level");
@@ -4204,10 +4205,18 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       types[0] != TypeKind::u32 && types[0] != TypeKind::s32)
     return p.error(opTok,
                    "'setmaxnreg' is .u32, not ." + stringifyTypeKind(types[0]));
-  if ((mnemonic == "discard" || mnemonic == "applypriority") &&
-      (operands.size() != 2 || operands[0].kind != ParsedOperand::Addr ||
-       operands[1].kind != ParsedOperand::Int || operands[1].intValue != 128))
-    return p.error(opTok, "'" + mnemonic + "' takes [address] and 128");
+  // (... act on .global, applypriority naming its priority: seeds 53-54.)
+  if (mnemonic == "discard" || mnemonic == "applypriority") {
+    if (operands.size() != 2 || operands[0].kind != ParsedOperand::Addr ||
+        operands[1].kind != ParsedOperand::Int || operands[1].intValue != 128)
+      return p.error(opTok, "'" + mnemonic + "' takes [address] and 128");
+    if (mods.getSpace() && *mods.getSpace() != StateSpace::global)
+      return p.error(opTok, "'" + mnemonic + "' acts on .global, not ." +
+                                stringifyStateSpace(*mods.getSpace()));
+    if (mnemonic == "applypriority" && !mods.has(Flag::L2_evict_normal))
+      return p.error(opTok, "'applypriority' names its priority "
+                            "(.L2::evict_normal)");
+  }
   if (mnemonic == "pmevent" && operands.size() == 1 &&
       operands[0].kind == ParsedOperand::Int &&
       operands[0].intValue > (hasExtra(mods, "mask") ? 0xffffu : 15u))
@@ -4647,8 +4656,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // is not); a pair of halves from two floats neither flushes nor
   // saturates (cvt.rn.relu and .satfinite do); cvt.pack saturates, with
   // .sat only; mad.wide has no carry; createpolicy's second priority is
-  // .L2::evict_first or .evict_unchanged, and .L2 is its .cvt's; an mbarrier
-  // arrival that expects bytes completes.
+  // .L2::evict_first or .evict_unchanged; an mbarrier arrival that expects
+  // bytes completes.
   if (mnemonic == "sqrt" && mods.has(Flag::ftz) && types.size() == 1 &&
       types[0] == TypeKind::f64)
     return p.error(opTok, "'sqrt.ftz' is of .f32, not .f64");
@@ -4664,8 +4673,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "mad" && mods.getMode() == Mode::wide && mods.has(Flag::cc))
     return p.error(opTok, "'mad.wide' takes no .cc");
   if (mnemonic == "createpolicy") {
-    if (mods.has(Flag::L2) && !hasExtra(mods, "cvt"))
-      return p.error(opTok, "'createpolicy' takes .L2 in its .cvt form only");
     SmallVector<StringRef> priorities;
     for (StringRef w : spelledModifiers(mnemonic))
       if (w.starts_with("L2::evict_"))
@@ -4676,21 +4683,12 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                             ".L2::evict_first or .L2::evict_unchanged, not ." +
                                 priorities[1]);
   }
-  // Seed 53 with --words: setmaxnreg is .sync.aligned; discard and
-  // applypriority act on .global; createpolicy writes a .b64.
+  // Seed 53 with --words: setmaxnreg is .sync.aligned.
   if (mnemonic == "setmaxnreg" &&
       (!mods.has(Flag::sync) || !mods.has(Flag::aligned)))
     return p.error(opTok, "'setmaxnreg' is written setmaxnreg.sync.aligned");
-  if ((mnemonic == "discard" || mnemonic == "applypriority") &&
-      mods.getSpace() && *mods.getSpace() != StateSpace::global)
-    return p.error(opTok, "'" + mnemonic + "' acts on .global, not ." +
-                              stringifyStateSpace(*mods.getSpace()));
-  if (mnemonic == "createpolicy" &&
-      (types.empty() || (types.size() == 1 && types[0] != TypeKind::b64)))
-    return p.error(opTok, "'createpolicy' is of type .b64");
   // Seed 54 with --words: cvt.pack names three types, istypep one;
-  // tensormap.cp_fenceproxy copies between two spaces; applypriority names
-  // its priority.
+  // tensormap.cp_fenceproxy copies between two spaces.
   bool halves = !types.empty() &&
                 (types[0] == TypeKind::s16 || types[0] == TypeKind::u16);
   if (mnemonic == "cvt.pack" && types.size() != (halves ? 2u : 3u))
@@ -4706,9 +4704,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "tensormap.cp_fenceproxy" && mods.getSpaces().size() != 2)
     return p.error(opTok, "'tensormap.cp_fenceproxy' copies from .shared::cta "
                           "to .global: two state spaces");
-  if (mnemonic == "applypriority" && !mods.has(Flag::L2_evict_normal))
-    return p.error(opTok, "'applypriority' names its priority "
-                          "(.L2::evict_normal)");
   if ((mnemonic == "mbarrier.arrive" || mnemonic == "mbarrier.arrive_drop") &&
       mods.has(Flag::expect_tx) && mods.has(Flag::noComplete))
     return p.error(opTok, "'" + mnemonic + ".expect_tx' takes no .noComplete");
@@ -5503,6 +5498,17 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       return p.error(operands[0].tok, "'" + mnemonic +
                                           "' writes a vector {d, ...}, not " +
                                           Parser::describe(operands[0].tok));
+    // N/2 registers of .f32/.s32, N/4 of .f16 pairs ("Argument vector size
+    // mismatch"; the operand grid).
+    if (mods.getShape().size() == 3) {
+      int64_t want = mods.getShape()[1] / (types[0] == T::f16 ? 4 : 2);
+      if (static_cast<int64_t>(operands[0].elems.size()) != want)
+        return p.error(operands[0].tok, "'" + mnemonic + "' D of ." +
+                                            stringifyTypeKind(types[0]) +
+                                            " is " + Twine(want) +
+                                            " registers, not " +
+                                            Twine(operands[0].elems.size()));
+    }
     size_t scaleD = mnemonic.ends_with(".sp") ? 5 : 3;
     if (scaleD < operands.size())
       if (std::optional<TypeKind> reg = declaredType(operands[scaleD]);
@@ -5689,16 +5695,18 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // mma.sync's four fragments are each a {...} of registers: of D, A, B
   // and C, 32 bits of elements per lane a register (f64 one each; m8n8k4's
   // f16 quad pairs more).
+  // (The block-scaled .kind:: forms name a scale's type and pack 6- and
+  // 4-bit types.)
+  bool kind =
+      mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
+        return cast<StringAttr>(e).getValue().starts_with("kind::");
+      });
   if (mnemonic == "mma") {
     for (const ParsedOperand &o : operands)
       if (o.kind != ParsedOperand::Vec)
         return p.error(o.tok, "'mma' takes fragments {...}, not " +
                                   Parser::describe(o.tok));
     ArrayRef<int64_t> shape = mods.getShape();
-    bool kind = false;
-    if (ArrayAttr extras = mods.getExtras())
-      for (Attribute e : extras)
-        kind |= cast<StringAttr>(e).getValue().starts_with("kind::");
     // Four fragments, no comparison, cache operator or reduction, a
     // rounding for .f64 only (ptxas: "Arguments mismatch", "Comparison
     // qualifier is not allowed", "Illegal rounding modifier"; seeds 3, 32).
@@ -5764,12 +5772,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       return failure();
   }
   // mma.sp's four fragments: as mma's, A half as wide (the operand grid).
-  // (Not the block-scaled .kind:: forms, whose 6- and 4-bit types pack.)
-  bool kindForm =
-      mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
-        return cast<StringAttr>(e).getValue().starts_with("kind::");
-      });
-  if (mnemonic == "mma.sp" && !kindForm && operands.size() >= 4 &&
+  if (mnemonic == "mma.sp" && !kind && operands.size() >= 4 &&
       types.size() == 4 && mods.getShape().size() == 3 &&
       llvm::all_of(operands.take_front(4),
                    [](const ParsedOperand &o) {
@@ -5778,18 +5781,6 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       failed(checkMmaFragments(mnemonic, types, mods.getShape(),
                                operands.take_front(4))))
     return failure();
-  // wgmma's D: N/2 registers of .f32/.s32, N/4 of .f16 pairs ("Argument
-  // vector size mismatch"; the operand grid).
-  if (mnemonic.starts_with("wgmma.mma_async") && !operands.empty() &&
-      operands[0].kind == ParsedOperand::Vec && types.size() == 3 &&
-      mods.getShape().size() == 3) {
-    int64_t want = mods.getShape()[1] / (types[0] == TypeKind::f16 ? 4 : 2);
-    if (static_cast<int64_t>(operands[0].elems.size()) != want)
-      return p.error(operands[0].tok, "'" + mnemonic + "' D of ." +
-                                          stringifyTypeKind(types[0]) + " is " +
-                                          Twine(want) + " registers, not " +
-                                          Twine(operands[0].elems.size()));
-  }
   // ldmatrix and stmatrix move .b16 (and sm_100's .b8) matrices.
   if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") && types.size() == 1 &&
       (isHalfType(types[0]) || typeClass(types[0]) == 's' ||

@@ -233,9 +233,11 @@ StateSpace zluda::ptx::spaceFamily(StateSpace s) {
 }
 
 /// A variable's address in its own state space (a generic access may name
-/// any but .param and .const variables), for ld/ldu/st, atom/red and
-/// prefetch (ptxas: "State space mismatch between instruction and address";
-/// atom and prefetch: the differential fuzzer, seed 47).
+/// any but .param and .const variables): operand `operand` against the
+/// instruction's space number `space`, for ld/ldu/st, atom/red, prefetch
+/// and the instructions listed in verifyInstOp (ptxas: "State space
+/// mismatch between instruction and address"; atom and prefetch: the
+/// differential fuzzer, seed 47).
 static LogicalResult verifyVariableSpace(Operation *op, ModifiersAttr mods,
                                          unsigned operand = 0,
                                          unsigned space = 0) {
@@ -306,12 +308,9 @@ LogicalResult zluda::ptx::verifyInstOp(Operation *op, ModifiersAttr mods,
   // "State space mismatch between instruction and address";
   // ptxas_operand_grid.py.)
   if (isa<AtomOp, RedOp, PrefetchOp, DiscardOp, ApplyPriorityOp, WmmaLoadOp,
-          WmmaStoreOp, CpAsyncOp>(op) &&
-      failed(verifyVariableSpace(op, mods)))
-    return failure();
-  if (isa<CpAsyncBulkOp, CpReduceAsyncBulkOp, CpAsyncBulkPrefetchOp,
-          TensormapCpFenceproxyOp, TensormapReplaceOp, MultimemLdReduceOp,
-          MultimemStOp, MultimemRedOp>(op) &&
+          WmmaStoreOp, CpAsyncOp, CpAsyncBulkOp, CpReduceAsyncBulkOp,
+          CpAsyncBulkPrefetchOp, TensormapCpFenceproxyOp, TensormapReplaceOp,
+          MultimemLdReduceOp, MultimemStOp, MultimemRedOp>(op) &&
       failed(verifyVariableSpace(op, mods)))
     return failure();
   if (isa<CpAsyncOp, CpAsyncBulkOp, CpReduceAsyncBulkOp,
