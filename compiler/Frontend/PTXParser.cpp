@@ -3793,6 +3793,10 @@ LogicalResult FunctionBuilder::checkOperandShapes(
                               ".u32 for .popc)");
   if (mnemonic == "vote" && !mods.getMode())
     return p.error(opTok, "'vote' needs a mode (.all, .any, .uni, .ballot)");
+  // (Seed 55: ptxas "Component modifier required for instruction 'tld4'".)
+  if (mnemonic == "tld4" && !mods.getMode())
+    return p.error(opTok,
+                   "'tld4' names the component it gathers (.r, .g, .b, .a)");
   // (Seed 26.)
   if (mnemonic == "match" && !mods.getMode())
     return p.error(opTok, "'match' needs a mode (.any, .all)");
@@ -3933,6 +3937,59 @@ static std::optional<std::string> multimemReductionError(StringRef mnemonic,
     return ("'" + mnemonic +
             "' accumulates in .f16 (.acc::f16) an .add of "
             "packed 8-bit floats only")
+        .str();
+  return std::nullopt;
+}
+
+/// cp.reduce.async.bulk (not .tensor, which has no type): the types each
+/// operation takes into .global memory, fewer into another CTA's
+/// .shared::cluster; an .add of halves says .noftz (ptxas: "Incorrect type
+/// '.b32' for operation '.add'", "Unexpected instruction types", "Modifier
+/// '.noftz' required"; the differential fuzzer, seed 55 with --words, each
+/// operation and type probed on sm_90a).
+static std::optional<std::string> bulkReductionError(StringRef mnemonic,
+                                                     ModifiersAttr mods) {
+  if (mnemonic != "cp.reduce.async.bulk")
+    return std::nullopt;
+  ArrayRef<TypeKind> types = mods.getTypes();
+  std::optional<ReduceOp> op = mods.getRedOp();
+  if (!op || types.size() != 1)
+    return std::nullopt;
+  using T = TypeKind;
+  T t = types[0];
+  bool global = mods.getSpace() == StateSpace::global;
+  bool half = t == T::f16 || t == T::bf16;
+  bool fits = false;
+  switch (*op) {
+  case ReduceOp::and_:
+  case ReduceOp::or_:
+  case ReduceOp::xor_:
+    fits = t == T::b32 || (global && t == T::b64);
+    break;
+  case ReduceOp::inc:
+  case ReduceOp::dec:
+    fits = t == T::u32;
+    break;
+  case ReduceOp::add:
+    fits = llvm::is_contained({T::s32, T::u32, T::u64}, t) ||
+           (global && (half || t == T::f32 || t == T::f64));
+    break;
+  case ReduceOp::min:
+  case ReduceOp::max:
+    fits = t == T::s32 || t == T::u32 ||
+           (global && (half || t == T::s64 || t == T::u64));
+    break;
+  default:
+    return ("'" + mnemonic + "' has no operation ." + stringifyReduceOp(*op))
+        .str();
+  }
+  if (!fits)
+    return ("'" + mnemonic + "." + stringifyReduceOp(*op) + "' into ." +
+            (global ? "global" : "shared::cluster") + " memory has no type ." +
+            stringifyTypeKind(t))
+        .str();
+  if (*op == ReduceOp::add && half && !mods.has(Flag::noftz))
+    return ("'" + mnemonic + ".add." + stringifyTypeKind(t) + "' needs .noftz")
         .str();
   return std::nullopt;
 }
@@ -4187,6 +4244,12 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "createpolicy" &&
       (types.empty() || (types.size() == 1 && types[0] != TypeKind::b64)))
     return p.error(opTok, "'createpolicy' is of type .b64");
+  // (Seed 55: `.global` is the .range form's; ptxas "No state space
+  // qualifier expected for instruction 'createpolicy.fractional'".)
+  if (mnemonic == "createpolicy" && hasExtra(mods, "global") &&
+      !hasExtra(mods, "range"))
+    return p.error(opTok, "'createpolicy' names .global in its .range form "
+                          "only");
   if (mnemonic == "txq" && hasExtra(mods, "level") && operands.size() == 3)
     if (std::optional<TypeKind> reg = not32(operands[2], /*floats=*/false))
       return refuseRegister(mnemonic, operands[2], *reg, "level");
@@ -4227,6 +4290,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
             : "'pmevent' counts events 0 to 15, not " + operands[0].tok.text);
   if (std::optional<std::string> why = multimemReductionError(mnemonic, mods))
     return p.error(opTok, *why);
+  if (std::optional<std::string> why = bulkReductionError(mnemonic, mods))
+    return p.error(opTok, *why);
   if (mnemonic == "txq" &&
       !(mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
           return cast<StringAttr>(e).getValue() != "level";
@@ -4261,6 +4326,13 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if ((mbarrier || mnemonic.starts_with("multimem.")) && mods.getScope() &&
       !mods.getSem())
     return p.error(opTok, "'" + mnemonic + "' with a scope needs an ordering");
+  // ... and multimem's orderings but .weak a scope (ptxas: "Modifier
+  // '.relaxed' requires scope with 'multimem.st' instruction"; seed 55).
+  if (mnemonic.starts_with("multimem.") && mods.getSem() &&
+      *mods.getSem() != MemSemantics::weak && !mods.getScope())
+    return p.error(opTok, "'" + mnemonic + "." +
+                              stringifyMemSemantics(*mods.getSem()) +
+                              "' needs a scope (.cta, .cluster, .gpu, .sys)");
   if (mbarrier && mods.getScope() && *mods.getScope() != MemScope::cta &&
       *mods.getScope() != MemScope::cluster)
     return p.error(opTok, "'" + mnemonic +
@@ -4683,6 +4755,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                             ".L2::evict_first or .L2::evict_unchanged, not ." +
                                 priorities[1]);
   }
+  // Seed 55: setmaxnreg raises (.inc) or lowers (.dec) the count, not both
+  // (ptxas: "Illegal reduction operation").
+  if (mnemonic == "setmaxnreg" && hasExtra(mods, "inc") &&
+      hasExtra(mods, "dec"))
+    return p.error(opTok, "'setmaxnreg' takes one of .inc and .dec");
   // Seed 53 with --words: setmaxnreg is .sync.aligned.
   if (mnemonic == "setmaxnreg" &&
       (!mods.has(Flag::sync) || !mods.has(Flag::aligned)))
@@ -5199,15 +5276,22 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     // tensor map alone, of .global; cp.reduce.async.bulk names two
     // spaces; an immediate size is a multiple of 16, "expected to be
     // multiple of 16".)
-    if (mnemonic == "cp.async.bulk.prefetch.tensor") {
-      if (operands.size() != 1u + hint)
-        return p.error(opTok, "'" + mnemonic +
-                                  "' takes the tensor map's "
-                                  "[map, {coordinates}]" +
-                                  Twine(hint ? " and a cache policy" : ""));
-      if (mods.getSpace() != StateSpace::global)
-        return p.error(opTok, "'" + mnemonic + "' reads .global memory");
-    }
+    if (mnemonic == "cp.async.bulk.prefetch.tensor" &&
+        operands.size() != 1u + hint)
+      return p.error(opTok, "'" + mnemonic +
+                                "' takes the tensor map's "
+                                "[map, {coordinates}]" +
+                                Twine(hint ? " and a cache policy" : ""));
+    // (Seed 55: ptxas "State space modifier required", "State space
+    // incorrect" for cp.async.bulk.prefetch too.)
+    if (mnemonic.starts_with("cp.async.bulk.prefetch") &&
+        mods.getSpace() != StateSpace::global)
+      return p.error(
+          opTok,
+          "'" + mnemonic + "' reads .global memory" +
+              (mods.getSpace()
+                   ? (", not ." + stringifyStateSpace(*mods.getSpace())).str()
+                   : std::string(" and names it")));
     if (mnemonic.starts_with("cp.reduce.async.bulk") &&
         mods.getSpaces().size() > 2)
       return p.error(opTok, "'" + mnemonic + "' names two state spaces, not " +
@@ -5255,11 +5339,13 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       if (o.isLiteral())
         return p.error(o.tok, "'cvt' from ." + stringifyTypeKind(types[1]) +
                                   " takes a register, not " + o.tok.text);
-  // A cache policy is a 64-bit register or an immediate.
+  // A cache policy is a 64-bit register or an immediate (the bulk
+  // prefetches' and reductions': seed 55).
   if (mods.has(Flag::L2_cache_hint) && !operands.empty() &&
-      llvm::is_contained(
-          {"ld", "ldu", "st", "atom", "red", "cp.async", "cp.async.bulk"},
-          mnemonic)) {
+      (llvm::is_contained({"ld", "ldu", "st", "atom", "red", "cp.async"},
+                          mnemonic) ||
+       mnemonic.starts_with("cp.async.bulk") ||
+       mnemonic.starts_with("cp.reduce.async.bulk"))) {
     const ParsedOperand &policy = operands.back();
     std::optional<TypeKind> reg = declaredType(policy);
     if (policy.kind == ParsedOperand::Addr ||
@@ -5439,10 +5525,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       return failure();
     // (Seed 48: the value is of the instruction's type, a literal of its
     // kind; ptxas: "Arguments mismatch".)
+    // (Seed 55: a .b32 or .b64 value takes the bits of a float literal of
+    // its width, 0f for .b32, 0d or a decimal one for .b64.)
     const ParsedOperand &value = operands[1 - addr];
     if (addr == 0 && mods.getTypes().size() == 1) {
       TypeKind t = mods.getTypes()[0];
-      if (value.isLiteral() &&
+      bool floatBits = value.kind == ParsedOperand::Float &&
+                       typeClass(t) == 'b' &&
+                       getTypeBitWidth(t) == (value.floatWidth == 32 ? 32 : 64);
+      if (value.isLiteral() && !floatBits &&
           (isHalfType(t) ||
            (value.kind == ParsedOperand::Float) != isScalarFloat(t)))
         return p.error(value.tok,
@@ -5591,6 +5682,14 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     return p.error(operands[0].tok,
                    "'tensormap.replace' writes an address [a], not " +
                        Parser::describe(operands[0].tok));
+  // (Seed 55: a tensor map in .global or this CTA's .shared::cta, ptxas
+  // "State space incorrect" for .shared and .shared::cluster.)
+  if (mnemonic == "tensormap.replace" && mods.getSpace() &&
+      *mods.getSpace() != StateSpace::global &&
+      *mods.getSpace() != StateSpace::shared_cta)
+    return p.error(opTok, "'tensormap.replace' writes a tensor map in "
+                          ".global or .shared::cta memory, not ." +
+                              stringifyStateSpace(*mods.getSpace()));
   // (Its mbarrier completes a copy into shared memory; a bulk group's
   // copies go to .global; seed 40.)
   if (mnemonic == "cp.async.bulk" && mods.getSpaces().size() == 1)
@@ -6194,6 +6293,18 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   if (atomic && !mods.getRedOp())
     return p.error(opTok, "'" + mnemonic +
                               "' needs an operation (.add, .exch, .cas...)");
+  // (Seed 55: ptxas "Reduction operation is required", "Unexpected
+  // instruction types specified" for a bulk reduction without its
+  // operation or its type; "Not a name of any known instruction:
+  // 'setmaxnreg'" without .inc or .dec.)
+  if (mnemonic.starts_with("cp.reduce.async.bulk") && !mods.getRedOp())
+    return p.error(opTok, "'" + mnemonic +
+                              "' needs its operation (.add, .min, .and...)");
+  if (mnemonic == "cp.reduce.async.bulk" && mods.getTypes().empty())
+    return p.error(opTok, "'cp.reduce.async.bulk' needs the type it reduces");
+  if (mnemonic == "setmaxnreg" && !hasExtra(mods, "inc") &&
+      !hasExtra(mods, "dec"))
+    return p.error(opTok, "'setmaxnreg' needs .inc or .dec");
   if (load || store) {
     std::optional<StateSpace> space = mods.getSpace();
     bool param = space && spaceFamily(*space) == StateSpace::param;
@@ -6336,13 +6447,14 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                 stringifyTypeKind(*t) +
                                 " takes no rounding modifier");
   }
-  // One state space for the memory instructions (ptxas: "Unexpected number
-  // of state spaces specified"); `st.shared.global` was read as one of
-  // them.
-  if (mods.getSpaces().size() > 1 &&
-      llvm::is_contained({"ld", "ldu", "st", "atom", "red", "cvta", "isspacep",
-                          "prefetch", "prefetchu"},
-                         mnemonic))
+  // One state space but for the copies that name two (ptxas: "Unexpected
+  // number of state spaces specified"); `st.shared.global` was read as one
+  // of them, and `mbarrier.init.shared.shared` (seed 55 with --words).
+  bool twoSpaces = mnemonic == "cp.async" || mnemonic == "cp.async.bulk" ||
+                   mnemonic == "cp.async.bulk.tensor" ||
+                   mnemonic.starts_with("cp.reduce.async.bulk") ||
+                   mnemonic == "tensormap.cp_fenceproxy";
+  if (mods.getSpaces().size() > 1 && !twoSpaces)
     return p.error(opTok, "'" + mnemonic + "' takes one state space, not ." +
                               stringifyStateSpace(mods.getSpaces()[0]) +
                               " and ." +

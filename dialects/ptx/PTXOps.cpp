@@ -168,9 +168,9 @@ sourceArity(Operation *op, ModifiersAttr mods) {
                : Range{0, 0};
   if (isa<TxqOp>(op))
     return extra("level") ? Range{2, 2} : Range{1, 1};
-  // (prefetchu: seed 53 with --words.)
+  // (prefetchu: seed 53 with --words; istypep: seed 55.)
   if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp, PrefetchuOp,
-          MovmatrixOp, WgmmaWaitGroupOp>(op))
+          MovmatrixOp, WgmmaWaitGroupOp, IstypepOp>(op))
     return Range{1, 1};
   // multimem.red and multimem.st: [address] and a value (seed 49).
   if (isa<MultimemRedOp, MultimemStOp>(op))
