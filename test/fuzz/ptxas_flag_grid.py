@@ -19,7 +19,7 @@ asynchronous stores, bulk copies and tensor-map forms (any flag); then
 76 in wgmma.mma_async.
 
   python3 test/fuzz/ptxas_flag_grid.py --tool build/bin/zluda-precompile
-      [--arch sm_90a] [--jobs 2] [NAME...]
+      [--arch sm_90a] [--jobs 2] [--modifiers] [NAME...]
 
 NAMEs restrict the run to those rows of FORMS. Exit status 1 when anything
 disagrees. Deterministic; 5,125 compilations each side (~2 minutes on
@@ -264,6 +264,23 @@ FORMS = {
     'sqrt.f64': 'sqrt.rn{F}.f64 %fd1, %fd2;',
     'sad.s32': 'sad{F}.s32 %r1, %r2, %r3, %r4;',
     'st.async.v2': 'st.async.shared::cluster.mbarrier::complete_tx::bytes.v2{F}.u32 [%r1], {%r2, %r3}, [%r4];',
+    # Added with --modifiers (the twentieth session).
+    'barrier.cluster.arrive': 'barrier.cluster.arrive{F};',
+    'barrier.cluster.wait': 'barrier.cluster.wait{F};',
+    'cp.async.wait_all': 'cp.async.wait_all{F};',
+    'wgmma.commit_group': 'wgmma.commit_group.sync.aligned{F};',
+    'trap': 'trap{F};',
+    'brkpt': 'brkpt{F};',
+    'madc': 'madc.lo{F}.u32 %r1, %r2, %r3, %r4;',
+    'subc': 'subc{F}.u32 %r1, %r2, %r3;',
+    'max': 'max{F}.s32 %r1, %r2, %r3;',
+    'or': 'or{F}.b32 %r1, %r2, %r3;',
+    'mbarrier.complete_tx': 'mbarrier.complete_tx.relaxed.cta.shared{F}.b64 [sh], 16;',
+    'ld.relaxed': 'ld.relaxed.gpu.global{F}.u32 %r1, [%rd1];',
+    'st.release': 'st.release.sys.global{F}.u32 [%rd1], %r1;',
+    'atom.acq_rel': 'atom.acq_rel.gpu.global{F}.add.u32 %r1, [%rd1], 1;',
+    'fence.acq_rel': 'fence.acq_rel{F}.cluster;',
+    'cvta.to': 'cvta.to.global{F}.u64 %rd1, %rd2;',
 }
 # ptxas quirks we refuse on purpose (docs/frontend.md, "Rejected input"):
 # printed as QUIRK, not counted.
@@ -274,6 +291,29 @@ QUIRKS = {
     '%f7;',
     'tex.grad.2d.v4.f32.f32.uni {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], '
     '{%f7, %f8}, {%f9, %f10};',
+    # --modifiers: a mode, layout, scope or vector width where the
+    # instruction has none (ptxas reads past them; the twentieth session).
+    'bar.sync.any 0;',
+    'bar.arrive.any 0, 32;',
+    'ldmatrix.sync.aligned.m8n8.x1.row.shared.b16 {%r1}, [sh];',
+    'stmatrix.sync.aligned.m8n8.x1.row.shared.b16 [sh], {%r1};',
+    'movmatrix.sync.aligned.m8n8.trans.row.b16 %r1, %r2;',
+    'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.cta [sh], [%rd1], 16, [sh];',
+    'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.cluster [sh], [%rd1], 16, [sh];',
+    'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.gpu [sh], [%rd1], 16, [sh];',
+    'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.sys [sh], [%rd1], 16, [sh];',
+    'cp.async.bulk.global.shared::cta.bulk_group.cta [%rd1], [sh], 16;',
+    'cp.async.bulk.global.shared::cta.bulk_group.cluster [%rd1], [sh], 16;',
+    'cp.async.bulk.global.shared::cta.bulk_group.gpu [%rd1], [sh], 16;',
+    'cp.async.bulk.global.shared::cta.bulk_group.sys [%rd1], [sh], 16;',
+    'wmma.load.a.sync.aligned.row.m16n16k16.global.v8.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];',
+    'wgmma.mma_async.sync.aligned.m64n8k16.v4.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;',
+    'wgmma.mma_async.sync.aligned.m64n8k16.row.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;',
+    'wgmma.mma_async.sp.sync.aligned.m64n8k32.v4.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, 1, 1, 1, 0, 0;',
+    'wgmma.mma_async.sp.sync.aligned.m64n8k32.row.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, 1, 1, 1, 0, 0;',
+    'bar.red.popc.any.u32 %r1, 0, %p1;',
+    'bar.sync.any 0, 64;',
+    'ldmatrix.sync.aligned.m8n8.x4.trans.row.shared.b16 {%r1, %r2, %r3, %r4}, [sh];',
 }
 # The ptx dialect's flags (PTXEnums.td, Flag), each written as PTX spells it.
 FLAGS = ['.ftz', '.sat', '.approx', '.full', '.relu', '.NaN', '.xorsign.abs',
@@ -284,6 +324,21 @@ FLAGS = ['.ftz', '.sat', '.approx', '.full', '.relu', '.NaN', '.xorsign.abs',
          '.L2::evict_normal', '.L2::cache_hint', '.L2::64B', '.L2::128B',
          '.L1', '.L2', '.unified', '.proxy', '.parity', '.noComplete',
          '.expect_tx', '.bulk_group']
+# With --modifiers, the other kinds of modifier instead (the differential
+# fuzzer's seed 55 found `mbarrier.init.shared.shared` and
+# `multimem.st.relaxed` without a scope): state spaces, orderings, scopes,
+# roundings, reduction operations, cache operators, vector widths,
+# comparisons, modes and shapes. Types are left out: ptxas takes `.pred` or
+# `.texref` as a second type almost anywhere (docs/frontend.md).
+MODIFIERS = ['.global', '.shared', '.shared::cta', '.shared::cluster',
+             '.local', '.const', '.param', '.param::entry', '.param::func',
+             '.weak', '.relaxed', '.acquire', '.release', '.acq_rel', '.sc',
+             '.cta', '.cluster', '.gpu', '.sys', '.rn', '.rz', '.rm', '.rp',
+             '.rna', '.rs', '.rni', '.rzi', '.add', '.min', '.max', '.and',
+             '.or', '.xor', '.inc', '.dec', '.exch', '.cas', '.popc', '.ca',
+             '.cg', '.cs', '.lu', '.cv', '.wb', '.wt', '.v2', '.v4', '.v8',
+             '.eq', '.ltu', '.num', '.hi', '.lo', '.wide', '.up', '.any',
+             '.l', '.r', '.m16n8k16', '.x4', '.row', '.1d', '.2d']
 HEADER = """.version 8.6
 .target {arch}
 .address_size 64
@@ -336,6 +391,9 @@ def arguments(doc):
     ap.add_argument('--tool', required=True)
     ap.add_argument('--arch', default='sm_90a')
     ap.add_argument('--jobs', type=int, default=2)
+    ap.add_argument('--modifiers', action='store_true',
+                    help='insert the other kinds of modifier (MODIFIERS) '
+                         'instead of the flags')
     ap.add_argument('names', nargs='*')
     args = ap.parse_args()
     return args, [n for n in FORMS if not args.names or n in args.names]
@@ -348,11 +406,13 @@ def run_all(args, lines):
 
 def main():
     args, rows = arguments(__doc__)
-    lines = [FORMS[n].replace('{F}', f) for n in rows for f in [''] + FLAGS]
+    words = MODIFIERS if args.modifiers else FLAGS
+    lines = [FORMS[n].replace('{F}', f) for n in rows for f in [''] + words]
     results = run_all(args, lines)
-    disagree = report(results, len(FLAGS) + 1)
-    print('%d lines (%d forms x %d flags and none), %d disagreements' %
-          (len(lines), len(rows), len(FLAGS), disagree))
+    disagree = report(results, len(words) + 1)
+    print('%d lines (%d forms x %d %s and none), %d disagreements' %
+          (len(lines), len(rows), len(words),
+           'modifiers' if args.modifiers else 'flags', disagree))
     return 1 if disagree else 0
 
 
