@@ -514,6 +514,8 @@ private:
   bool namesVariable(const ParsedOperand &o);
   LogicalResult checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                       ArrayRef<ParsedOperand> operands);
+  /// A vector's registers are of one width (predicates aside).
+  LogicalResult checkVectorWidths(ArrayRef<ParsedOperand> operands);
   /// mma's and mma.sp's fragments D, A, B, C: their sizes and registers.
   LogicalResult checkMmaFragments(StringRef mnemonic, ArrayRef<TypeKind> types,
                                   ArrayRef<int64_t> shape,
@@ -2958,8 +2960,14 @@ FunctionBuilder::checkTextureOperands(ModifiersAttr mods,
   if (!extras.empty() &&
       failed(fitsAs(extras.front(), TypeKind::f32, "depth to compare")))
     return failure();
-  if (level)
-    return fitsAs(operands.back(), ctype, "level of detail");
+  // (ptxas takes a vector of registers that fit for the level too; the
+  // operand grid.)
+  if (level) {
+    for (const ParsedOperand &e : elementsOf(operands.back()))
+      if (failed(fitsAs(e, ctype, "level of detail")))
+        return failure();
+    return success();
+  }
   if (grad)
     for (const ParsedOperand &g : operands.take_back(2))
       if (failed(vectorOf(g, TypeKind::f32, "gradients")))
@@ -3118,6 +3126,37 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
   return success();
 }
 
+/// A vector's registers are of one width, predicates aside (ptxas:
+/// "Incompatible elements of vector expression"; the operand grid). Checked
+/// after the instructions' own rules, whose messages say more.
+LogicalResult
+FunctionBuilder::checkVectorWidths(ArrayRef<ParsedOperand> operands) {
+  for (const ParsedOperand &o : operands) {
+    if (failed(checkVectorWidths(o.elems)))
+      return failure();
+    if (o.kind != ParsedOperand::Vec)
+      continue;
+    const ParsedOperand *first = nullptr;
+    for (const ParsedOperand &e : o.elems) {
+      std::optional<TypeKind> reg = declaredType(e);
+      if (!reg || *reg == TypeKind::pred)
+        continue;
+      if (!first) {
+        first = &e;
+        continue;
+      }
+      TypeKind t = *declaredType(*first);
+      if (getTypeBitWidth(t) != getTypeBitWidth(*reg))
+        return p.error(e.tok, "the registers of a vector {...} are of one "
+                              "width, not ." +
+                                  stringifyTypeKind(t) + " '" + first->name +
+                                  "' and ." + stringifyTypeKind(*reg) + " '" +
+                                  e.name + "'");
+    }
+  }
+  return success();
+}
+
 /// The operand types the general rules leave to each instruction, one
 /// letter per operand (ptxas's "Arguments mismatch" for any other; found by
 /// test/fuzz/ptxas_operand_grid.py):
@@ -3129,6 +3168,7 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
 ///   p     a predicate, `!p`, or an integer literal
 ///   P     a predicate register
 ///   w     a 32-bit register, a predicate, `!p`, a 0f literal or a vector
+///         of 32-bit registers or predicates
 ///         (what ptxas takes for movmatrix and the sparse mma's metadata)
 ///   m     an address, a register (not a predicate) or a float literal
 ///         (what ptxas takes for a tensor copy's shared-memory address)
@@ -3143,6 +3183,10 @@ FunctionBuilder::checkOperandKinds(StringRef mnemonic, const InstSpec &spec,
 ///   y     anything but an integer literal or a function's name (a bulk
 ///         tensor copy's shared-memory source, as ptxas takes it)
 ///   F     anything but a function's name or an address
+///   f     anything but a function's name (redux's and vote.ballot's
+///         source, a .bf16 ex2's)
+///   K     anything but a predicate or a register under 32 bits
+///         (cvt.pack's last source)
 ///   e     a 32-bit integer or a vector (txq.level's level, as ptxas takes it)
 ///   t     a tensor map and its coordinates `[map, {...}]`, no offset
 ///   q     a pair `d|p` (elect)
@@ -3162,7 +3206,7 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"setp", "...p"},
       {"set", "...p"},
       {"cvt", ".F"},
-      {"cvt.pack", "III"},
+      {"cvt.pack", "IIIK"},
       {"istypep", "Pl"},
       {"alloca", "lz"},
       {"stacksave", "l"},
@@ -3204,7 +3248,7 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"shfl", "....i"},
       {"vote", "..i"},
       {"match", "..i"},
-      {"redux", "..i"},
+      {"redux", ".fi"},
       {"nanosleep", "i"},
       {"bar.sync", "ii"},
       {"barrier.sync", "ii"},
@@ -3250,6 +3294,12 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     signature = hasExtra(mods, "range") ? "laii" : "lF";
   else if (mnemonic == "bar.red" || mnemonic == "barrier.red")
     signature = operands.size() == 4 ? ".iip" : ".ip";
+  else if (mnemonic == "vote" && mods.getMode() == Mode::ballot)
+    signature = ".fi"; // (ptxas takes a function's name for vote.all's.)
+  else if (mnemonic == "ex2" && !mods.getTypes().empty() &&
+           (mods.getTypes()[0] == TypeKind::bf16 ||
+            mods.getTypes()[0] == TypeKind::bf16x2))
+    signature = ".f";
   else if (mnemonic == "cp.async.bulk.tensor" && space &&
            *space == StateSpace::global)
     signature = "ty";
@@ -3274,14 +3324,15 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     const ParsedOperand &o = operands[i];
     char c = signature[i];
     auto refuse = [&](const Twine &what) {
-      return p.error(o.tok,
-                     "'" + mnemonic + "' takes " + what + " as operand " +
-                         Twine(i + 1) + ", not " +
-                         (o.kind == ParsedOperand::Addr
-                              ? std::string("an address [...]")
-                          : o.kind == ParsedOperand::Int
-                              ? "'" + std::to_string(int64_t(o.intValue)) + "'"
-                              : Parser::describe(o.tok)));
+      return p.error(
+          o.tok,
+          "'" + mnemonic + "' takes " + what + " as operand " + Twine(i + 1) +
+              ", not " +
+              (o.kind == ParsedOperand::Addr  ? std::string("an address [...]")
+               : o.kind == ParsedOperand::Vec ? std::string("this vector {...}")
+               : o.kind == ParsedOperand::Int
+                   ? "'" + std::to_string(int64_t(o.intValue)) + "'"
+                   : Parser::describe(o.tok)));
     };
     std::optional<TypeKind> reg = declaredType(o);
     bool pred = reg && *reg == TypeKind::pred;
@@ -3332,7 +3383,14 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
         return refuse("a predicate");
       break;
     case 'w': {
-      bool ok = o.kind == ParsedOperand::Vec ||
+      // (A vector of 32-bit registers or predicates.)
+      bool ok = (o.kind == ParsedOperand::Vec &&
+                 llvm::none_of(o.elems,
+                               [&](const ParsedOperand &e) {
+                                 std::optional<TypeKind> r = declaredType(e);
+                                 return r && *r != TypeKind::pred &&
+                                        getTypeBitWidth(*r) != 32;
+                               })) ||
                 o.kind == ParsedOperand::NotName ||
                 (o.kind == ParsedOperand::Float && o.floatWidth == 32) ||
                 (o.kind == ParsedOperand::Name && !function(o) &&
@@ -3375,6 +3433,14 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     case 'F':
       if (function(o) || o.kind == ParsedOperand::Addr)
         return refuse("a value");
+      break;
+    case 'f':
+      if (function(o))
+        return refuse("a value");
+      break;
+    case 'K':
+      if (pred || (reg && getTypeBitWidth(*reg) < 32))
+        return refuse("a value of 32 bits or more");
       break;
     case 'e':
       if (o.kind != ParsedOperand::Vec && !integer(o, 32))
@@ -3456,6 +3522,15 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     return p.error(operands[2].tok,
                    "the primary size of 'createpolicy.range' is at most its "
                    "total size");
+  // (And .vN a vector: "Vector of size 2 is expected for argument 1"; the
+  // modifier grid.)
+  if ((mnemonic == "multimem.st" || mnemonic == "multimem.red") &&
+      mods.getVec() && operands.size() == 2 &&
+      operands[1].kind != ParsedOperand::Vec)
+    return p.error(operands[1].tok,
+                   "'" + mnemonic + ".v" + Twine(mods.getVec()) + "' moves " +
+                       Twine(mods.getVec()) + " values {...}, not " +
+                       Parser::describe(operands[1].tok));
   if (mnemonic.starts_with("multimem."))
     for (const ParsedOperand &o : operands)
       if (o.kind == ParsedOperand::Vec && o.elems.size() != mods.getVec())
@@ -3464,6 +3539,22 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                        ? ".v" + Twine(mods.getVec()) + " values"
                                        : Twine("one value")) +
                                   ", not a vector of " + Twine(o.elems.size()));
+  // (The asynchronous stores' .vN too, "Illegal vector size: 3"; without
+  // one ptxas takes a vector. The operand grid.)
+  if ((mnemonic == "st.async" || mnemonic == "red.async") && mods.getVec() &&
+      operands.size() > 1 && operands[1].kind == ParsedOperand::Vec &&
+      operands[1].elems.size() != mods.getVec())
+    return p.error(operands[1].tok, "'" + mnemonic + ".v" +
+                                        Twine(mods.getVec()) + "' stores " +
+                                        Twine(mods.getVec()) + " values, not " +
+                                        Twine(operands[1].elems.size()));
+  // A bulk prefetch reads at most 1,048,560 bytes (ptxas: "value out of
+  // range, expected to be in range [0..1048560]"; the operand grid).
+  if (mnemonic == "cp.async.bulk.prefetch" && operands.size() > 1 &&
+      operands[1].kind == ParsedOperand::Int && operands[1].intValue > 1048560)
+    return p.error(operands[1].tok, "'cp.async.bulk.prefetch' reads at most "
+                                    "1048560 bytes, not " +
+                                        operands[1].tok.text);
   // (ptxas: "value out of range" for a parity other than 0 and 1.)
   if ((mnemonic == "mbarrier.try_wait" || mnemonic == "mbarrier.test_wait") &&
       mods.has(Flag::parity) && operands.size() > 2 &&
@@ -3900,16 +3991,20 @@ static std::optional<std::string> multimemReductionError(StringRef mnemonic,
   using T = TypeKind;
   T t = types[0];
   bool pair = t == T::f16x2 || t == T::bf16x2;
+  // (A vector's elements may be single halves, and multimem.red's pairs
+  // take .min and .max there too: the modifier grid.)
+  bool vec = mods.getVec() != 0;
+  bool half = vec && (t == T::f16 || t == T::bf16);
   bool fits = false;
   switch (*op) {
   case ReduceOp::add:
-    fits =
-        pair || llvm::is_contained({T::u32, T::u64, T::s32, T::f32, T::f64}, t);
+    fits = pair || half ||
+           llvm::is_contained({T::u32, T::u64, T::s32, T::f32, T::f64}, t);
     break;
   case ReduceOp::min:
   case ReduceOp::max:
-    fits = llvm::is_contained({T::u32, T::u64, T::s32, T::s64}, t) ||
-           (pair && mnemonic == "multimem.ld_reduce");
+    fits = llvm::is_contained({T::u32, T::u64, T::s32, T::s64}, t) || half ||
+           (pair && (vec || mnemonic == "multimem.ld_reduce"));
     break;
   case ReduceOp::and_:
   case ReduceOp::or_:
@@ -4417,12 +4512,81 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'wgmma.mma_async' names a bit operation for "
                             ".b1 only");
   }
-  if (mnemonic == "mma" && types.size() == 4 && types[1] != TypeKind::b1 &&
-      mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
+  if ((mnemonic == "mma" || mnemonic == "mma.sp") && types.size() == 4 &&
+      types[1] != TypeKind::b1 && mods.getExtras() &&
+      llvm::any_of(mods.getExtras(), [](Attribute e) {
         return llvm::is_contained({"and", "xor", "popc"},
                                   cast<StringAttr>(e).getValue());
       }))
-    return p.error(opTok, "'mma' names a bit operation for .b1 only");
+    return p.error(opTok,
+                   "'" + mnemonic + "' names a bit operation for .b1 only");
+  // The modifier grid (ptxas_flag_grid.py --modifiers), each rule probed
+  // with its valid neighbours on sm_90a: .rs rounds cvt alone ("Illegal
+  // modifier '.rs'"); atom is not .weak or .sc, red only .relaxed or
+  // .release ("Illegal modifier '.acquire' for instruction 'red'"); st.async
+  // is .weak at most, of .cluster scope at most; the cluster barrier's
+  // arrival is .relaxed or .release, its wait .acquire; alloca takes no
+  // state space, mapa and getctarank .shared::cluster, cp.async.mbarrier.
+  // arrive .shared or .shared::cta ("State space incorrect").
+  if (mods.getRounding() == RoundingMode::rs && mnemonic != "cvt")
+    return p.error(opTok, "'" + mnemonic + "' has no rounding .rs (cvt's)");
+  if (std::optional<MemSemantics> sem = mods.getSem()) {
+    using S = MemSemantics;
+    bool fits = true;
+    if (mnemonic == "atom")
+      fits = *sem != S::weak && *sem != S::sc;
+    else if (mnemonic == "red")
+      fits = *sem == S::relaxed || *sem == S::release;
+    else if (mnemonic == "st.async")
+      fits = *sem == S::weak;
+    else if (mnemonic == "barrier.cluster.arrive")
+      fits = *sem == S::relaxed || *sem == S::release;
+    else if (mnemonic == "barrier.cluster.wait")
+      fits = *sem == S::acquire;
+    if (!fits)
+      return p.error(opTok, "'" + mnemonic + "' has no ordering ." +
+                                stringifyMemSemantics(*sem));
+  }
+  if (mnemonic == "st.async" && mods.getScope() &&
+      *mods.getScope() != MemScope::cluster)
+    return p.error(opTok, "'st.async' has no scope ." +
+                              stringifyMemScope(*mods.getScope()) +
+                              " (.cluster)");
+  if (std::optional<StateSpace> sp = mods.getSpace()) {
+    bool fits = true;
+    if (mnemonic == "alloca")
+      fits = false;
+    else if (mnemonic == "mapa" || mnemonic == "getctarank")
+      fits = *sp == StateSpace::shared_cluster;
+    else if (mnemonic == "cp.async.mbarrier.arrive")
+      fits = *sp == StateSpace::shared || *sp == StateSpace::shared_cta;
+    if (!fits)
+      return p.error(opTok, "'" + mnemonic + "' takes no state space ." +
+                                stringifyStateSpace(*sp) +
+                                (mnemonic == "alloca" ? ""
+                                 : mnemonic == "cp.async.mbarrier.arrive"
+                                     ? " (.shared, .shared::cta)"
+                                     : " (.shared::cluster)"));
+  }
+  // st.async moves .v2 or .v4 values of up to 128 bits ("Illegal vector
+  // size: 8", "Vector type too large, exceeds 128 bit limit").
+  if (mnemonic == "st.async" && mods.getVec() && types.size() == 1 &&
+      (mods.getVec() > 4 || mods.getVec() * getTypeBitWidth(types[0]) > 128))
+    return p.error(opTok, "'st.async.v" + Twine(mods.getVec()) + "." +
+                              stringifyTypeKind(types[0]) +
+                              "' stores more than 128 bits (.v2, .v4)");
+  // multimem's vectors are of floats up to 32 bits wide, 128 bits in all
+  // ("Vector qualifier is not allowed", "Inconsistent type '.f32' with
+  // vector .v8").
+  if (mnemonic.starts_with("multimem.") && mods.getVec() && types.size() == 1 &&
+      (!llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::f16x2,
+                            TypeKind::bf16x2, TypeKind::f32},
+                           types[0]) ||
+       mods.getVec() * getTypeBitWidth(types[0]) > 128))
+    return p.error(opTok, "'" + mnemonic + "' has no vector .v" +
+                              Twine(mods.getVec()) + " of ." +
+                              stringifyTypeKind(types[0]) +
+                              " (floats, 128 bits at most)");
   // Seed 45 with --words: .volatile is an ordering of its own (ptxas:
   // "Duplicate .volatile modifier" beside .weak or .relaxed); a conversion
   // to 8-bit float pairs saturates; tensormap.replace is .b1024 and a
@@ -5189,10 +5353,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     bool mbarrier = mods.has(Flag::mbarrier_complete_tx_bytes);
     for (auto [i, o] : llvm::enumerate(operands)) {
       if (i == 3 && mbarrier) {
+        // (Nor a predicate, a .f64 or .b128 register or a function's name:
+        // the operand grid. ptxas takes a 16-bit register.)
         std::optional<TypeKind> reg = declaredType(o);
+        bool function = o.kind == ParsedOperand::Name && !lookup(o.name) &&
+                        p.functions.count(o.name);
         if (o.kind == ParsedOperand::Vec || o.kind == ParsedOperand::Float ||
-            (o.kind == ParsedOperand::Int && o.intValue >> 32) ||
-            (reg && getTypeBitWidth(*reg) == 32))
+            (o.kind == ParsedOperand::Int && o.intValue >> 32) || function ||
+            (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) == 32 ||
+                     getTypeBitWidth(*reg) == 128 || *reg == TypeKind::f64)))
           return p.error(o.tok, "'cp.async.bulk' takes the mbarrier's "
                                 "address here, not " +
                                     Parser::describe(o.tok));
@@ -5880,6 +6049,29 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       failed(checkMmaFragments(mnemonic, types, mods.getShape(),
                                operands.take_front(4))))
     return failure();
+  // Its sparsity selector picks the threads that hold the metadata: 0-3
+  // for halves and .m16n8k8's .tf32, 0-1 for .m16n8k16's .tf32, 8-bit
+  // types' .m16n8k32 and 4-bit types' .m16n8k64, 0 for the widest K (the
+  // operand grid; each type and shape probed on sm_90a, ptxas "Arguments
+  // mismatch").
+  if (mnemonic == "mma.sp" && !kind && operands.size() == 6 &&
+      types.size() == 4 && mods.getShape().size() == 3 &&
+      operands[5].kind == ParsedOperand::Int) {
+    TypeKind a = types[1];
+    int64_t k = mods.getShape()[2];
+    unsigned bits = a == TypeKind::tf32 ? 32 : getTypeBitWidth(a);
+    // The narrower K of each element width admits more selectors.
+    int64_t narrowK = bits == 32 ? 8 : bits == 8 ? 32 : 64;
+    uint64_t most = bits == 16   ? 3
+                    : bits == 32 ? (k == narrowK ? 3 : 1)
+                                 : (k == narrowK ? 1 : 0);
+    if (operands[5].intValue > most)
+      return p.error(operands[5].tok,
+                     "'mma.sp' of ." + stringifyTypeKind(a) + " and K " +
+                         Twine(k) + " takes the sparsity selector 0" +
+                         (most ? "-" + Twine(most) : Twine("")) + ", not " +
+                         operands[5].tok.text);
+  }
   // ldmatrix and stmatrix move .b16 (and sm_100's .b8) matrices.
   if ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") && types.size() == 1 &&
       (isHalfType(types[0]) || typeClass(types[0]) == 's' ||
@@ -6316,6 +6508,13 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'" + mnemonic +
                                 ".nc' reads memory that does not change: "
                                 "not .volatile");
+    // (ptxas: "Modifier '.relaxed' cannot be combined with modifier '.nc'",
+    // .weak too; the flag grid's ld.relaxed row.)
+    if (mods.has(Flag::nc) && sem)
+      return p.error(opTok, "'" + mnemonic +
+                                ".nc' reads memory that does not change: "
+                                "no ordering (." +
+                                stringifyMemSemantics(*sem) + ")");
     // (.local and .const: the differential fuzzer, seed 21; ptxas:
     // "Modifier '.acquire' cannot be applied to '.local' space".)
     bool unshared =
@@ -6704,7 +6903,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         return failure();
   }
   // What the rules above leave of each operand's type.
-  if (failed(checkOperandSignature(mnemonic, mods, operands)))
+  if (failed(checkOperandSignature(mnemonic, mods, operands)) ||
+      failed(checkVectorWidths(operands)))
     return failure();
   // What the module's processor has (ptxas: "Feature 'min.relu' requires
   // .target sm_90 or higher"), once the instruction is valid PTX.
