@@ -3888,6 +3888,23 @@ LogicalResult FunctionBuilder::checkOperandShapes(
   if (mnemonic == "tld4" && !mods.getMode())
     return p.error(opTok,
                    "'tld4' names the component it gathers (.r, .g, .b, .a)");
+  // (Seed 56: a result and a coordinate type, ptxas "Unexpected
+  // instruction types"; slct's result and selector types.)
+  if ((mnemonic == "tld4" || mnemonic == "slct") && mods.getTypes().size() != 2)
+    return p.error(opTok, "'" + mnemonic + "' names two types (" +
+                              (mnemonic == "slct" ? "the result's and .s32 "
+                                                    "or .f32 for the selector"
+                                                  : "the result's and the "
+                                                    "coordinates'") +
+                              "), not " + Twine(mods.getTypes().size()));
+  if (mnemonic == "mapa" && mods.getTypes().empty())
+    return p.error(opTok, "'mapa' needs its type (.u32, .u64)");
+  // A policy is made .fractional, .range or .cvt (ptxas: "Not a name of
+  // any known instruction: 'createpolicy'"; seed 56).
+  if (mnemonic == "createpolicy" && !hasExtra(mods, "fractional") &&
+      !hasExtra(mods, "range") && !hasExtra(mods, "cvt"))
+    return p.error(opTok, "'createpolicy' is written createpolicy.fractional, "
+                          ".range or .cvt");
   // (Seed 26.)
   if (mnemonic == "match" && !mods.getMode())
     return p.error(opTok, "'match' needs a mode (.any, .all)");
@@ -4989,6 +5006,12 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
     }
   if (!isMma && (!fragment || (isLoad ? *fragment == "d" : *fragment != "d")))
     return fail(isLoad ? "loads fragment .a, .b or .c" : "stores fragment .d");
+  // (Written first: `wmma.load.a.sync`; ptxas reads `wmma.load.sync.a` as
+  // an unknown `.load`. Seed 56 with --words.)
+  if (!isMma && spelledModifiers(mnemonic).front() != *fragment)
+    return p.error(opTok, "'" + mnemonic + "." + *fragment +
+                              "' is written with its fragment first (" +
+                              mnemonic + "." + *fragment + ".sync...)");
   if (layouts.size() != (isMma ? 2u : 1u))
     return fail(isMma ? "needs A's and B's layouts (.row or .col each)"
                       : "needs one layout (.row or .col)");
@@ -5389,6 +5412,14 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
         operands[2].kind == ParsedOperand::Int && operands[2].intValue != 16)
       return p.error(operands[2].tok, "'cp.async.cg' copies 16 bytes, not " +
                                           operands[2].tok.text);
+    // The source size is at most the copy's (ptxas: "value '5' out of
+    // range, expected to be in range [0..4]"; seed 56).
+    if (operands.size() >= 4 && operands[2].kind == ParsedOperand::Int &&
+        operands[3].kind == ParsedOperand::Int &&
+        operands[3].intValue > operands[2].intValue)
+      return p.error(operands[3].tok,
+                     "'cp.async' reads at most the " + operands[2].tok.text +
+                         " bytes it copies, not " + operands[3].tok.text);
     for (const ParsedOperand &o : after(operands, 2))
       if (o.kind == ParsedOperand::Addr)
         return p.error(o.tok, "'cp.async' takes two addresses, the "
@@ -5445,6 +5476,12 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     // tensor map alone, of .global; cp.reduce.async.bulk names two
     // spaces; an immediate size is a multiple of 16, "expected to be
     // multiple of 16".)
+    if (mnemonic == "cp.reduce.async.bulk.tensor" &&
+        operands.size() != 2u + hint)
+      return p.error(opTok, "'" + mnemonic +
+                                "' takes the tensor map's [map, {coordinates}] "
+                                "and [source]" +
+                                Twine(hint ? " and a cache policy" : ""));
     if (mnemonic == "cp.async.bulk.prefetch.tensor" &&
         operands.size() != 1u + hint)
       return p.error(opTok, "'" + mnemonic +
@@ -5461,10 +5498,6 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
               (mods.getSpace()
                    ? (", not ." + stringifyStateSpace(*mods.getSpace())).str()
                    : std::string(" and names it")));
-    if (mnemonic.starts_with("cp.reduce.async.bulk") &&
-        mods.getSpaces().size() > 2)
-      return p.error(opTok, "'" + mnemonic + "' names two state spaces, not " +
-                                Twine(mods.getSpaces().size()));
     if (!tensor) {
       size_t size = mnemonic == "cp.async.bulk.prefetch" ? 1 : 2;
       if (size < operands.size() && operands[size].kind == ParsedOperand::Int &&
@@ -5503,7 +5536,10 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "testp" && !operands.empty() &&
       failed(requirePredicate(mnemonic, operands[0], "writes")))
     return failure();
-  if (mnemonic == "cvt" && types.size() == 2 && isHalfType(types[1]))
+  // (Halves and packed small floats, .e4m3x2...: seed 56.)
+  if (mnemonic == "cvt" && types.size() == 2 &&
+      (isHalfType(types[1]) || stringifyTypeKind(types[1]).ends_with("x2") ||
+       stringifyTypeKind(types[1]).ends_with("x4")))
     for (const ParsedOperand &o : after(operands, 1))
       if (o.isLiteral())
         return p.error(o.tok, "'cvt' from ." + stringifyTypeKind(types[1]) +
@@ -6704,6 +6740,53 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                               stringifyTypeKind(mods.getTypes()[1]));
   if (mnemonic == "cvt" && mods.getTypes().size() == 1)
     return p.error(opTok, "'cvt' needs a destination and a source type");
+  // A copy to .global completes in a bulk group, one to shared memory on
+  // an mbarrier (ptxas: ".completion_mechanism modifier required",
+  // "Illegal modifier '.bulk_group'"); a reduction reads .shared::cta
+  // into .global or, but for a tensor's, .shared::cluster ("State space
+  // incorrect"). Seeds 56-57 with --words.
+  bool bulk = mnemonic.starts_with("cp.async.bulk") ||
+              mnemonic.starts_with("cp.reduce.async.bulk");
+  bool tensor = mnemonic.ends_with(".tensor");
+  ArrayRef<StateSpace> spaces = mods.getSpaces();
+  bool reduce = mnemonic.starts_with("cp.reduce.async.bulk");
+  if (reduce && spaces.size() != 2)
+    return p.error(opTok, "'" + mnemonic + "' names two state spaces, not " +
+                              Twine(spaces.size()));
+  if (reduce && (spaces[1] != StateSpace::shared_cta ||
+                 (spaces[0] != StateSpace::global &&
+                  (tensor || spaces[0] != StateSpace::shared_cluster))))
+    return p.error(opTok, "'" + mnemonic + "' reduces .shared::cta into " +
+                              (tensor ? ".global"
+                                      : ".global or "
+                                        ".shared::cluster") +
+                              ", not ." + stringifyStateSpace(spaces[1]) +
+                              " into ." + stringifyStateSpace(spaces[0]));
+  // (A copy into this CTA's .shared::cta is PTX 8.6's: "Feature
+  // 'cp.async.bulk with destination state space as .shared::cta' requires
+  // PTX ISA .version 8.6".)
+  if (bulk && !reduce && spaces.size() == 2 &&
+      spaces[0] == StateSpace::shared_cta && p.ptxVersion < 86)
+    return p.error(opTok, "'" + mnemonic +
+                              "' into .shared::cta needs .version 8.6 or "
+                              "later");
+  if (bulk && spaces.size() == 2 &&
+      !mnemonic.starts_with("cp.async.bulk.prefetch")) {
+    bool toGlobal = spaces[0] == StateSpace::global;
+    bool onMbarrier = mods.has(Flag::mbarrier_complete_tx_bytes);
+    if (!onMbarrier && !mods.has(Flag::bulk_group))
+      return p.error(opTok, "'" + mnemonic +
+                                "' needs its completion (.bulk_group to "
+                                ".global, .mbarrier::complete_tx::bytes "
+                                "to shared memory)");
+    if (onMbarrier == toGlobal)
+      return p.error(opTok, "'" + mnemonic + "' to ." +
+                                stringifyStateSpace(spaces[0]) +
+                                (toGlobal ? " completes in a bulk group "
+                                            "(.bulk_group)"
+                                          : " completes on an mbarrier "
+                                            "(.mbarrier::complete_tx::bytes)"));
+  }
   // State spaces an instruction cannot reach (ptxas: "State space
   // incorrect", "State space modifier required"): st into .const, atom and
   // red outside .global and .shared; cvta names the space it converts,

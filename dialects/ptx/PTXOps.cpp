@@ -104,7 +104,7 @@ sourceArity(Operation *op, ModifiersAttr mods) {
           IsspacepOp, MovOp>(op))
     return Range{1, 1};
   if (isa<AddOp, SubOp, MulOp, AddcOp, SubcOp, Mul24Op, DivOp, RemOp, AndOp,
-          OrOp, XorOp, ShlOp, ShrOp, CopysignOp, BmskOp, SzextOp>(op))
+          OrOp, XorOp, ShlOp, ShrOp, CopysignOp, BmskOp, SzextOp, MapaOp>(op))
     return Range{2, 2};
   // Three-input min/max are PTX 8.8's.
   if (isa<MinOp, MaxOp>(op))
@@ -168,9 +168,11 @@ sourceArity(Operation *op, ModifiersAttr mods) {
                : Range{0, 0};
   if (isa<TxqOp>(op))
     return extra("level") ? Range{2, 2} : Range{1, 1};
-  // (prefetchu: seed 53 with --words; istypep: seed 55.)
+  // (prefetchu: seed 53 with --words; istypep: seed 55; mapa's two and
+  // cp.async.mbarrier.arrive's one: seed 57.)
   if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp, PrefetchuOp,
-          MovmatrixOp, WgmmaWaitGroupOp, IstypepOp>(op))
+          MovmatrixOp, WgmmaWaitGroupOp, IstypepOp, CpAsyncMbarrierArriveOp>(
+          op))
     return Range{1, 1};
   // multimem.red and multimem.st: [address] and a value (seed 49).
   if (isa<MultimemRedOp, MultimemStOp>(op))
