@@ -3208,7 +3208,7 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"cvt", ".F"},
       {"cvt.pack", "IIIK"},
       {"istypep", "Pl"},
-      {"alloca", "lz"},
+      {"alloca", "lzN"},
       {"stacksave", "l"},
       {"stackrestore", "L"},
       {"tensormap.replace", "aB"},
@@ -3555,6 +3555,13 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     return p.error(operands[1].tok, "'cp.async.bulk.prefetch' reads at most "
                                     "1048560 bytes, not " +
                                         operands[1].tok.text);
+  // alloca's alignment is a power of two (ptxas: "Alignment must be a
+  // power of two"; seed 58).
+  if (mnemonic == "alloca" && operands.size() == 3 &&
+      operands[2].kind == ParsedOperand::Int &&
+      !llvm::isPowerOf2_64(operands[2].intValue))
+    return p.error(operands[2].tok, "'alloca' aligns to a power of two, not " +
+                                        operands[2].tok.text);
   // (ptxas: "value out of range" for a parity other than 0 and 1.)
   if ((mnemonic == "mbarrier.try_wait" || mnemonic == "mbarrier.test_wait") &&
       mods.has(Flag::parity) && operands.size() > 2 &&
@@ -3982,9 +3989,11 @@ LogicalResult FunctionBuilder::checkOperandShapes(
     for (const ParsedOperand &e : d.elems)
       if (std::optional<TypeKind> reg = not32(e, true))
         return refuseRegister(mnemonic, e, *reg, ldm ? "destination" : "value");
+    // (stmatrix writes it: seed 59 with --words.)
     if (std::optional<StateSpace> space = mods.getSpace();
-        ldm && space && spaceFamily(*space) != StateSpace::shared)
-      return p.error(opTok, "'ldmatrix' reads .shared memory, not ." +
+        space && spaceFamily(*space) != StateSpace::shared)
+      return p.error(opTok, "'" + mnemonic + "' " + (ldm ? "reads" : "writes") +
+                                " .shared memory, not ." +
                                 stringifyStateSpace(*space));
   }
   return success();
@@ -4371,9 +4380,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'" + mnemonic +
                               "' names two state spaces (to, "
                               "from)");
-  if (mnemonic == "multimem.ld_reduce" && !mods.getRedOp())
-    return p.error(opTok, "'multimem.ld_reduce' needs its reduction (.add, "
-                          "...)");
+  if ((mnemonic == "multimem.ld_reduce" || mnemonic == "multimem.red") &&
+      !mods.getRedOp())
+    return p.error(opTok, "'" + mnemonic +
+                              "' needs its reduction (.add, "
+                              "...)");
   if (mnemonic == "movmatrix" && mods.getShape().empty())
     return p.error(opTok, "'movmatrix' needs a shape (.m8n8)");
   if (mnemonic == "setmaxnreg" && types.size() == 1 &&
@@ -4959,9 +4970,39 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "istypep" && types.size() != 1)
     return p.error(opTok, "'istypep' tests for one type (.texref, "
                           ".samplerref, .surfref)");
-  if (mnemonic == "tensormap.cp_fenceproxy" && mods.getSpaces().size() != 2)
+  if (mnemonic == "tensormap.cp_fenceproxy" &&
+      (mods.getSpaces().size() != 2 ||
+       mods.getSpaces()[0] != StateSpace::global ||
+       mods.getSpaces()[1] != StateSpace::shared_cta))
     return p.error(opTok, "'tensormap.cp_fenceproxy' copies from .shared::cta "
                           "to .global: two state spaces");
+  // (Seeds 58-59 with --words: each with ptxas's "... modifier required",
+  // "Unexpected instruction types", "Unknown modifier '.grad'".)
+  if ((mnemonic == "movmatrix" &&
+       (!mods.has(Flag::sync) || !mods.has(Flag::aligned))) ||
+      (mnemonic == "elect" && !mods.has(Flag::sync)))
+    return p.error(opTok,
+                   "'" + mnemonic + "' is written " + mnemonic +
+                       (mnemonic == "elect" ? ".sync" : ".sync.aligned"));
+  if (mnemonic == "cp.async.bulk.prefetch" && !mods.has(Flag::L2))
+    return p.error(opTok, "'cp.async.bulk.prefetch' prefetches to .L2 and "
+                          "names it");
+  if (mnemonic == "st.async" && types.size() != 1)
+    return p.error(opTok,
+                   "'st.async' names one type, not " + Twine(types.size()));
+  if (mnemonic == "tex") {
+    SmallVector<StringRef> words = spelledModifiers(mnemonic);
+    if (llvm::count(words, "level") + llvm::count(words, "grad") > 1)
+      return p.error(opTok, "'tex' takes one of .level and .grad, once");
+  }
+  // A .b1 mma names its operation and .popc (ptxas: "Unexpected number of
+  // operations specified for mma with shape '.m8n8k128'").
+  if ((mnemonic == "mma" || mnemonic == "mma.sp") && types.size() == 4 &&
+      types[1] == TypeKind::b1 &&
+      (!hasExtra(mods, "popc") ||
+       hasExtra(mods, "and") == hasExtra(mods, "xor")))
+    return p.error(opTok, "'" + mnemonic +
+                              "' of .b1 is written .and.popc or .xor.popc");
   if ((mnemonic == "mbarrier.arrive" || mnemonic == "mbarrier.arrive_drop") &&
       mods.has(Flag::expect_tx) && mods.has(Flag::noComplete))
     return p.error(opTok, "'" + mnemonic + ".expect_tx' takes no .noComplete");
@@ -6779,6 +6820,18 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                 "' needs its completion (.bulk_group to "
                                 ".global, .mbarrier::complete_tx::bytes "
                                 "to shared memory)");
+    // A tensor copy to shared memory: [to], [map, {...}], [mbarrier], the
+    // CTA mask with .multicast::cluster; to .global: [map, {...}], [from];
+    // a policy last with .L2::cache_hint ("Arguments mismatch"; seed 58).
+    if (tensor && !reduce) {
+      size_t want = (toGlobal ? 2 : 3) + mods.has(Flag::multicast_cluster) +
+                    mods.has(Flag::L2_cache_hint);
+      if (operands.size() != want)
+        return p.error(opTok, "'" + mnemonic + "' to ." +
+                                  stringifyStateSpace(spaces[0]) + " takes " +
+                                  Twine(want) + " operands, not " +
+                                  Twine(operands.size()));
+    }
     if (onMbarrier == toGlobal)
       return p.error(opTok, "'" + mnemonic + "' to ." +
                                 stringifyStateSpace(spaces[0]) +

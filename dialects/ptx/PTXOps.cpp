@@ -177,6 +177,12 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   // multimem.red and multimem.st: [address] and a value (seed 49).
   if (isa<MultimemRedOp, MultimemStOp>(op))
     return Range{2, 2};
+  // alloca: the size and an optional alignment; mma.sp: A, B, C, the
+  // metadata and the selector (seeds 58-59).
+  if (isa<AllocaOp>(op))
+    return Range{1, 2};
+  if (isa<MmaSpOp>(op))
+    return Range{5, 5};
   // bar.sync: the barrier and an optional thread count (seed 46).
   if (isa<BarSyncOp, BarrierSyncOp>(op))
     return Range{1, 2};
