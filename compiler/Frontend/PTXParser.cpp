@@ -4984,9 +4984,19 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok,
                    "'" + mnemonic + "' is written " + mnemonic +
                        (mnemonic == "elect" ? ".sync" : ".sync.aligned"));
+  if ((mnemonic == "discard" && !mods.has(Flag::L2)) ||
+      (mnemonic == "prefetchu" && !mods.has(Flag::L1)))
+    return p.error(opTok, "'" + mnemonic + "' names its cache level (." +
+                              (mnemonic == "discard" ? "L2" : "L1") + ")");
   if (mnemonic == "cp.async.bulk.prefetch" && !mods.has(Flag::L2))
     return p.error(opTok, "'cp.async.bulk.prefetch' prefetches to .L2 and "
                           "names it");
+  if ((mnemonic == "st.async" || mnemonic == "red.async") &&
+      operands.size() != 3)
+    return p.error(opTok,
+                   "'" + mnemonic +
+                       "' takes [address], a value and [mbarrier], not " +
+                       Twine(operands.size()) + " operands");
   if (mnemonic == "st.async" && types.size() != 1)
     return p.error(opTok,
                    "'st.async' names one type, not " + Twine(types.size()));
@@ -6774,7 +6784,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                           "match",      "setp",         "shfl",
                           "isspacep",   "txq",          "suq",
                           "activemask", "createpolicy", "setmaxnreg",
-                          "mapa",       "getctarank",   "cp.reduce.async.bulk"},
+                          "mapa",       "getctarank",   "cp.reduce.async.bulk",
+                          "alloca"},
                          mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
@@ -6820,6 +6831,14 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                 "' needs its completion (.bulk_group to "
                                 ".global, .mbarrier::complete_tx::bytes "
                                 "to shared memory)");
+    // A tensor copy reads .global into shared memory or .shared::cta into
+    // .global ("State space incorrect"; seed 60).
+    if (tensor && !reduce &&
+        spaces[1] != (toGlobal ? StateSpace::shared_cta : StateSpace::global))
+      return p.error(opTok, "'" + mnemonic + "' to ." +
+                                stringifyStateSpace(spaces[0]) + " reads ." +
+                                (toGlobal ? "shared::cta" : "global") +
+                                ", not ." + stringifyStateSpace(spaces[1]));
     // A tensor copy to shared memory: [to], [map, {...}], [mbarrier], the
     // CTA mask with .multicast::cluster; to .global: [map, {...}], [from];
     // a policy last with .L2::cache_hint ("Arguments mismatch"; seed 58).
@@ -6961,6 +6980,15 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
         (llvm::is_contained({"sin", "cos", "lg2"}, mnemonic) &&
          t != TypeKind::f32) ||
         (llvm::is_contained({"rcp", "sqrt", "rsqrt"}, mnemonic) && halves) ||
+        // ... and the math functions take floats, ldmatrix/stmatrix .b16
+        // (sm_100's .b8), istypep a handle type (seeds 60-61).
+        (llvm::is_contained({"rcp", "sqrt", "rsqrt", "ex2", "tanh"},
+                            mnemonic) &&
+         cls != 'f' && !halves) ||
+        ((mnemonic == "ldmatrix" || mnemonic == "stmatrix") &&
+         t != TypeKind::b16 && t != TypeKind::b8) ||
+        (mnemonic == "istypep" && t != TypeKind::texref &&
+         t != TypeKind::samplerref && t != TypeKind::surfref) ||
         (llvm::is_contained({"clz", "popc"}, mnemonic) && t != TypeKind::b32 &&
          t != TypeKind::b64) ||
         (mnemonic == "bfind" && cls != 's' && cls != 'u') ||
@@ -7024,7 +7052,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
           (tc == 'f' || isHalfType(t)) &&
           ((floatReg && reg != t) || rc == 's' || rc == 'u' ||
            (bf && rc == 'b' && getTypeBitWidth(reg) != getTypeBitWidth(t)));
-      if (!narrow && !floatForInt && !floatMismatch)
+      // (A .b128 register never: seed 61.)
+      if (!narrow && !floatForInt && !floatMismatch && reg != TypeKind::b128)
         return success();
       return p.error(o.tok, "'cvt' " + Twine(source ? "from" : "to") + " ." +
                                 stringifyTypeKind(t) + " cannot take the ." +

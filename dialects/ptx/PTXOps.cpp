@@ -171,8 +171,8 @@ sourceArity(Operation *op, ModifiersAttr mods) {
   // (prefetchu: seed 53 with --words; istypep: seed 55; mapa's two and
   // cp.async.mbarrier.arrive's one: seed 57.)
   if (isa<SuqOp, PmeventOp, SetmaxnregOp, MultimemLdReduceOp, PrefetchuOp,
-          MovmatrixOp, WgmmaWaitGroupOp, IstypepOp, CpAsyncMbarrierArriveOp>(
-          op))
+          MovmatrixOp, WgmmaWaitGroupOp, IstypepOp, CpAsyncMbarrierArriveOp,
+          GetctarankOp>(op))
     return Range{1, 1};
   // multimem.red and multimem.st: [address] and a value (seed 49).
   if (isa<MultimemRedOp, MultimemStOp>(op))
