@@ -7052,8 +7052,14 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
           (tc == 'f' || isHalfType(t)) &&
           ((floatReg && reg != t) || rc == 's' || rc == 'u' ||
            (bf && rc == 'b' && getTypeBitWidth(reg) != getTypeBitWidth(t)));
-      // (A .b128 register never: seed 61.)
-      if (!narrow && !floatForInt && !floatMismatch && reg != TypeKind::b128)
+      // (A conversion to or from packed 8-bit floats takes registers of
+      // the types' widths exactly, no wider: seed 61.)
+      bool exact = llvm::any_of(mods.getTypes(), [](TypeKind k) {
+        StringRef n = stringifyTypeKind(k);
+        return (n.starts_with("e") || n.starts_with("ue")) && n.ends_with("x2");
+      });
+      bool wide = exact && getTypeBitWidth(reg) != getTypeBitWidth(t);
+      if (!narrow && !floatForInt && !floatMismatch && !wide)
         return success();
       return p.error(o.tok, "'cvt' " + Twine(source ? "from" : "to") + " ." +
                                 stringifyTypeKind(t) + " cannot take the ." +
