@@ -3489,16 +3489,21 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                       "256, not " +
                                           operands[0].tok.text);
   }
-  // A texture's result vector is as wide as its .vN ("Argument vector size
-  // mismatch"); prefetchu's address is generic ("Non-generic address is
-  // not supported").
-  if ((mnemonic == "tex" || mnemonic == "tld4") && mods.getVec() &&
-      !operands.empty() && operands[0].kind == ParsedOperand::Vec &&
-      operands[0].elems.size() != mods.getVec())
-    return p.error(operands[0].tok, "'" + mnemonic + ".v" +
-                                        Twine(mods.getVec()) + "' writes " +
-                                        Twine(mods.getVec()) + " values, not " +
-                                        Twine(operands[0].elems.size()));
+  // A texture's result vector and an asynchronous store's value vector
+  // are as wide as their .vN ("Argument vector size mismatch", "Illegal
+  // vector size: 3"; without .vN ptxas takes st.async's vector: the operand
+  // grid); prefetchu's address is generic ("Non-generic address is not
+  // supported").
+  bool fetch = mnemonic == "tex" || mnemonic == "tld4";
+  size_t vi = fetch ? 0 : 1;
+  if ((fetch || mnemonic == "st.async" || mnemonic == "red.async") &&
+      mods.getVec() && operands.size() > vi &&
+      operands[vi].kind == ParsedOperand::Vec &&
+      operands[vi].elems.size() != mods.getVec())
+    return p.error(operands[vi].tok,
+                   "'" + mnemonic + ".v" + Twine(mods.getVec()) + "' " +
+                       (fetch ? "writes " : "stores ") + Twine(mods.getVec()) +
+                       " values, not " + Twine(operands[vi].elems.size()));
   if (mnemonic == "tld4" && operands.size() > 1 &&
       operands[1].kind == ParsedOperand::Addr && mods.getGeometry() &&
       failed(checkImageAddress(
@@ -3539,15 +3544,6 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                        ? ".v" + Twine(mods.getVec()) + " values"
                                        : Twine("one value")) +
                                   ", not a vector of " + Twine(o.elems.size()));
-  // (The asynchronous stores' .vN too, "Illegal vector size: 3"; without
-  // one ptxas takes a vector. The operand grid.)
-  if ((mnemonic == "st.async" || mnemonic == "red.async") && mods.getVec() &&
-      operands.size() > 1 && operands[1].kind == ParsedOperand::Vec &&
-      operands[1].elems.size() != mods.getVec())
-    return p.error(operands[1].tok, "'" + mnemonic + ".v" +
-                                        Twine(mods.getVec()) + "' stores " +
-                                        Twine(mods.getVec()) + " values, not " +
-                                        Twine(operands[1].elems.size()));
   // A bulk prefetch reads at most 1,048,560 bytes (ptxas: "value out of
   // range, expected to be in range [0..1048560]"; the operand grid).
   if (mnemonic == "cp.async.bulk.prefetch" && operands.size() > 1 &&
@@ -4600,9 +4596,10 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // size: 8", "Vector type too large, exceeds 128 bit limit").
   if (mnemonic == "st.async" && mods.getVec() && types.size() == 1 &&
       (mods.getVec() > 4 || mods.getVec() * getTypeBitWidth(types[0]) > 128))
-    return p.error(opTok, "'st.async.v" + Twine(mods.getVec()) + "." +
-                              stringifyTypeKind(types[0]) +
-                              "' stores more than 128 bits (.v2, .v4)");
+    return p.error(opTok, "'st.async' stores .v2 or .v4 of up to 128 bits, "
+                          "not .v" +
+                              Twine(mods.getVec()) + "." +
+                              stringifyTypeKind(types[0]));
   // multimem's vectors are of floats up to 32 bits wide, 128 bits in all
   // ("Vector qualifier is not allowed", "Inconsistent type '.f32' with
   // vector .v8").
@@ -4947,11 +4944,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                             ".L2::evict_first or .L2::evict_unchanged, not ." +
                                 priorities[1]);
   }
-  // Seed 55: setmaxnreg raises (.inc) or lowers (.dec) the count, not both
-  // (ptxas: "Illegal reduction operation").
-  if (mnemonic == "setmaxnreg" && hasExtra(mods, "inc") &&
-      hasExtra(mods, "dec"))
-    return p.error(opTok, "'setmaxnreg' takes one of .inc and .dec");
   // Seed 53 with --words: setmaxnreg is .sync.aligned.
   if (mnemonic == "setmaxnreg" &&
       (!mods.has(Flag::sync) || !mods.has(Flag::aligned)))
@@ -6575,15 +6567,16 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // (Seed 55: ptxas "Reduction operation is required", "Unexpected
   // instruction types specified" for a bulk reduction without its
   // operation or its type; "Not a name of any known instruction:
-  // 'setmaxnreg'" without .inc or .dec.)
+  // 'setmaxnreg'" without .inc or .dec, "Illegal reduction operation" with
+  // both.)
   if (mnemonic.starts_with("cp.reduce.async.bulk") && !mods.getRedOp())
     return p.error(opTok, "'" + mnemonic +
                               "' needs its operation (.add, .min, .and...)");
   if (mnemonic == "cp.reduce.async.bulk" && mods.getTypes().empty())
     return p.error(opTok, "'cp.reduce.async.bulk' needs the type it reduces");
-  if (mnemonic == "setmaxnreg" && !hasExtra(mods, "inc") &&
-      !hasExtra(mods, "dec"))
-    return p.error(opTok, "'setmaxnreg' needs .inc or .dec");
+  if (mnemonic == "setmaxnreg" &&
+      hasExtra(mods, "inc") == hasExtra(mods, "dec"))
+    return p.error(opTok, "'setmaxnreg' takes one of .inc and .dec");
   if (load || store) {
     std::optional<StateSpace> space = mods.getSpace();
     bool param = space && spaceFamily(*space) == StateSpace::param;
