@@ -4959,6 +4959,17 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                                            : "three types (the result's, the "
                                              "sources', the merged value's)") +
                               ", not " + Twine(types.size()));
+  // (Seed 62: the sources are .s32, the merged value .b32; ptxas
+  // "Unexpected instruction types".)
+  if (mnemonic == "cvt.pack" &&
+      (types[1] != TypeKind::s32 ||
+       (types.size() == 3 && types[2] != TypeKind::b32)))
+    return p.error(opTok, "'cvt.pack' converts .s32 sources" +
+                              Twine(halves ? "" : " into a .b32 value") +
+                              ", not ." + stringifyTypeKind(types[1]) +
+                              (types.size() == 3
+                                   ? " and ." + stringifyTypeKind(types[2])
+                                   : std::string()));
   if (mnemonic == "istypep" && types.size() != 1)
     return p.error(opTok, "'istypep' tests for one type (.texref, "
                           ".samplerref, .surfref)");
@@ -4976,6 +4987,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok,
                    "'" + mnemonic + "' is written " + mnemonic +
                        (mnemonic == "elect" ? ".sync" : ".sync.aligned"));
+  // (elect's d|p and member mask: seed 63, "Arguments mismatch".)
+  if (mnemonic == "elect" && operands.size() != 2)
+    return p.error(opTok, "'elect' takes d|p and a member mask, not " +
+                              Twine(operands.size()) + " operand" +
+                              (operands.size() == 1 ? "" : "s"));
   if ((mnemonic == "discard" && !mods.has(Flag::L2)) ||
       (mnemonic == "prefetchu" && !mods.has(Flag::L1)))
     return p.error(opTok, "'" + mnemonic + "' names its cache level (." +
@@ -6778,7 +6794,7 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                           "isspacep",   "txq",          "suq",
                           "activemask", "createpolicy", "setmaxnreg",
                           "mapa",       "getctarank",   "cp.reduce.async.bulk",
-                          "alloca"},
+                          "alloca",     "movmatrix"},
                          mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
