@@ -4144,11 +4144,17 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       bits |= static_cast<uint64_t>(f);
     return bits;
   };
-  if (mnemonic == "mma" || mnemonic == "mma.sp") {
-    if (!mods.has(Flag::sync) || !mods.has(Flag::aligned))
-      return p.error(opTok, "'" + mnemonic + "' is written " + mnemonic +
-                                ".sync.aligned");
-  }
+  // The warp-synchronous instructions are written .sync.aligned, elect
+  // .sync (ptxas: ".sync modifier required", ".aligned modifier required";
+  // ldmatrix's, setmaxnreg's, movmatrix's and elect's found by the
+  // differential fuzzer, seeds 40-59).
+  bool alignedForm = llvm::is_contained(
+      {"mma", "mma.sp", "ldmatrix", "stmatrix", "movmatrix", "setmaxnreg"},
+      mnemonic);
+  if ((alignedForm || mnemonic == "elect") &&
+      (!mods.has(Flag::sync) || (alignedForm && !mods.has(Flag::aligned))))
+    return p.error(opTok, "'" + mnemonic + "' is written " + mnemonic +
+                              (alignedForm ? ".sync.aligned" : ".sync"));
   if (mnemonic == "selp" && types.size() == 1 &&
       !llvm::is_contained({TypeKind::b16, TypeKind::b32, TypeKind::b64,
                            TypeKind::u16, TypeKind::u32, TypeKind::u64,
@@ -4463,13 +4469,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                               "' names three types (D, A, B), "
                               "not " +
                               Twine(types.size()));
-  if (mnemonic == "ldmatrix" || mnemonic == "stmatrix") {
-    if (!mods.has(Flag::sync) || !mods.has(Flag::aligned))
-      return p.error(opTok, "'" + mnemonic + "' is written " + mnemonic +
-                                ".sync.aligned");
-    if (mods.getSpaces().size() > 1)
-      return p.error(opTok, "'" + mnemonic + "' takes one state space");
-  }
   // Seed 43 with --words: ex2 of .bf16 pairs flushes (".ftz modifier
   // required"); vshl/vshr shift by a .u32; createpolicy's fraction and
   // range name an eviction priority. (The math functions' .sat is their
@@ -4544,6 +4543,15 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       }))
     return p.error(opTok,
                    "'" + mnemonic + "' names a bit operation for .b1 only");
+  // ... and a .b1 one names its operation and .popc (ptxas: "Unexpected
+  // number of operations specified for mma with shape '.m8n8k128'"; seed
+  // 58).
+  if ((mnemonic == "mma" || mnemonic == "mma.sp") && types.size() == 4 &&
+      types[1] == TypeKind::b1 &&
+      (!hasExtra(mods, "popc") ||
+       hasExtra(mods, "and") == hasExtra(mods, "xor")))
+    return p.error(opTok, "'" + mnemonic +
+                              "' of .b1 is written .and.popc or .xor.popc");
   // The modifier grid (ptxas_flag_grid.py --modifiers), each rule probed
   // with its valid neighbours on sm_90a: .rs rounds cvt alone ("Illegal
   // modifier '.rs'"); atom is not .weak or .sc, red only .relaxed or
@@ -4944,10 +4952,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                             ".L2::evict_first or .L2::evict_unchanged, not ." +
                                 priorities[1]);
   }
-  // Seed 53 with --words: setmaxnreg is .sync.aligned.
-  if (mnemonic == "setmaxnreg" &&
-      (!mods.has(Flag::sync) || !mods.has(Flag::aligned)))
-    return p.error(opTok, "'setmaxnreg' is written setmaxnreg.sync.aligned");
   // Seed 54 with --words: cvt.pack names three types, istypep one;
   // tensormap.cp_fenceproxy copies between two spaces.
   bool halves = !types.empty() &&
@@ -4981,24 +4985,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                           "to .global: two state spaces");
   // (Seeds 58-59 with --words: each with ptxas's "... modifier required",
   // "Unexpected instruction types", "Unknown modifier '.grad'".)
-  if ((mnemonic == "movmatrix" &&
-       (!mods.has(Flag::sync) || !mods.has(Flag::aligned))) ||
-      (mnemonic == "elect" && !mods.has(Flag::sync)))
-    return p.error(opTok,
-                   "'" + mnemonic + "' is written " + mnemonic +
-                       (mnemonic == "elect" ? ".sync" : ".sync.aligned"));
   // (elect's d|p and member mask: seed 63, "Arguments mismatch".)
   if (mnemonic == "elect" && operands.size() != 2)
     return p.error(opTok, "'elect' takes d|p and a member mask, not " +
                               Twine(operands.size()) + " operand" +
                               (operands.size() == 1 ? "" : "s"));
-  if ((mnemonic == "discard" && !mods.has(Flag::L2)) ||
-      (mnemonic == "prefetchu" && !mods.has(Flag::L1)))
+  // (The cache level each names: prefetchu .L1, discard and the bulk
+  // prefetch .L2.)
+  if (std::optional<Flag> level =
+          mnemonic == "prefetchu" ? std::optional(Flag::L1)
+          : mnemonic == "discard" || mnemonic == "cp.async.bulk.prefetch"
+              ? std::optional(Flag::L2)
+              : std::nullopt;
+      level && !mods.has(*level))
     return p.error(opTok, "'" + mnemonic + "' names its cache level (." +
-                              (mnemonic == "discard" ? "L2" : "L1") + ")");
-  if (mnemonic == "cp.async.bulk.prefetch" && !mods.has(Flag::L2))
-    return p.error(opTok, "'cp.async.bulk.prefetch' prefetches to .L2 and "
-                          "names it");
+                              stringifyFlag(*level) + ")");
   if ((mnemonic == "st.async" || mnemonic == "red.async") &&
       operands.size() != 3)
     return p.error(opTok,
@@ -5013,14 +5014,6 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     if (llvm::count(words, "level") + llvm::count(words, "grad") > 1)
       return p.error(opTok, "'tex' takes one of .level and .grad, once");
   }
-  // A .b1 mma names its operation and .popc (ptxas: "Unexpected number of
-  // operations specified for mma with shape '.m8n8k128'").
-  if ((mnemonic == "mma" || mnemonic == "mma.sp") && types.size() == 4 &&
-      types[1] == TypeKind::b1 &&
-      (!hasExtra(mods, "popc") ||
-       hasExtra(mods, "and") == hasExtra(mods, "xor")))
-    return p.error(opTok, "'" + mnemonic +
-                              "' of .b1 is written .and.popc or .xor.popc");
   if ((mnemonic == "mbarrier.arrive" || mnemonic == "mbarrier.arrive_drop") &&
       mods.has(Flag::expect_tx) && mods.has(Flag::noComplete))
     return p.error(opTok, "'" + mnemonic + ".expect_tx' takes no .noComplete");
@@ -5086,8 +5079,6 @@ FunctionBuilder::checkWmmaForms(const Token &opTok, StringRef mnemonic,
   if (isMma && mods.getRounding() &&
       (mods.getTypes().empty() || mods.getTypes()[0] != TypeKind::f64))
     return fail("rounds .f64 only");
-  if (!isMma && mods.getSpaces().size() > 1)
-    return fail("takes one state space");
   if (std::optional<StateSpace> sp = mods.getSpace();
       sp && spaceFamily(*sp) != StateSpace::global &&
       spaceFamily(*sp) != StateSpace::shared)
@@ -5521,16 +5512,6 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
           return p.error(operands[i].tok,
                          "'" + mnemonic + "' takes [to], [from] and a size");
     }
-    if (tensor && hint && !operands.empty() &&
-        (operands.back().kind == ParsedOperand::Addr ||
-         operands.back().kind == ParsedOperand::Vec))
-      return p.error(operands.back().tok,
-                     "'" + mnemonic +
-                         ".L2::cache_hint' takes a cache policy "
-                         "last, not " +
-                         (operands.back().kind == ParsedOperand::Addr
-                              ? "an address"
-                              : "a vector"));
     // (Seeds 50-51 with --words: cp.async.bulk.prefetch.tensor reads the
     // tensor map alone, of .global; cp.reduce.async.bulk names two
     // spaces; an immediate size is a multiple of 16, "expected to be
@@ -5616,10 +5597,14 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
         policy.kind == ParsedOperand::Vec ||
         policy.kind == ParsedOperand::Float ||
         (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 64)))
-      return p.error(policy.tok, "'" + mnemonic +
-                                     ".L2::cache_hint' takes a 64-bit cache "
-                                     "policy last, not " +
-                                     Parser::describe(policy.tok));
+      return p.error(policy.tok,
+                     "'" + mnemonic +
+                         ".L2::cache_hint' takes a 64-bit cache policy last, "
+                         "not " +
+                         (policy.kind == ParsedOperand::Addr ? "an address"
+                          : policy.kind == ParsedOperand::Vec
+                              ? "a vector"
+                              : Parser::describe(policy.tok)));
   }
   // txq and suq: a .b32 result of the query, from a texture or surface.
   if (mnemonic == "txq" || mnemonic == "suq") {
@@ -6831,8 +6816,8 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'" + mnemonic +
                               "' into .shared::cta needs .version 8.6 or "
                               "later");
-  if (bulk && spaces.size() == 2 &&
-      !mnemonic.starts_with("cp.async.bulk.prefetch")) {
+  // (The bulk prefetches name one space: the rule above.)
+  if (bulk && spaces.size() == 2) {
     bool toGlobal = spaces[0] == StateSpace::global;
     bool onMbarrier = mods.has(Flag::mbarrier_complete_tx_bytes);
     if (!onMbarrier && !mods.has(Flag::bulk_group))
