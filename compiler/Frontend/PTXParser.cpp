@@ -489,6 +489,14 @@ private:
   LogicalResult requireOneAddress(StringRef mnemonic,
                                   ArrayRef<ParsedOperand> operands,
                                   size_t addr);
+  /// mma(.sp)'s shape and D's and C's types, which A's type names.
+  LogicalResult checkMmaTypes(const Token &opTok, StringRef mnemonic,
+                              ArrayRef<TypeKind> types,
+                              ArrayRef<int64_t> shape);
+  /// wgmma.mma_async(.sp)'s result type and shape, which A's type names.
+  LogicalResult checkWgmmaTypes(const Token &opTok, StringRef mnemonic,
+                                ArrayRef<TypeKind> types,
+                                ArrayRef<int64_t> shape);
   LogicalResult checkOperandShapes(const Token &opTok, StringRef mnemonic,
                                    ModifiersAttr mods,
                                    ArrayRef<ParsedOperand> operands, bool load,
@@ -2464,6 +2472,16 @@ nativeTemplate(StringRef spelling, ArrayRef<ParsedOperand> operands,
   return out;
 }
 
+/// The types of mma's and mma.sp's fragments (the block-scaled .kind::
+/// forms' aside).
+static bool isMatrixType(TypeKind t) {
+  return llvm::is_contained(
+      {TypeKind::f16, TypeKind::bf16, TypeKind::tf32, TypeKind::f32,
+       TypeKind::f64, TypeKind::s8, TypeKind::u8, TypeKind::s4, TypeKind::u4,
+       TypeKind::b1, TypeKind::s32, TypeKind::e4m3, TypeKind::e5m2},
+      t);
+}
+
 /// The class of a plain scalar PTX type ptxas checks register operands
 /// against: 'b', 'f', 's', 'u', 'p' (.pred), or 0 for the others (halves,
 /// packed and FP8 types, .b128), which are not checked here.
@@ -3619,6 +3637,168 @@ FunctionBuilder::checkMmaFragments(StringRef mnemonic, ArrayRef<TypeKind> types,
   return success();
 }
 
+LogicalResult FunctionBuilder::checkMmaTypes(const Token &opTok,
+                                             StringRef mnemonic,
+                                             ArrayRef<TypeKind> types,
+                                             ArrayRef<int64_t> shape) {
+  // A's type names the shapes and D's and C's types (ptxas, sm_90a at PTX
+  // 8.6 and 9.0: "Unexpected instruction types specified for 'mma'",
+  // "Incorrect instruction type specified for mma with shape", ".dtype
+  // must be '.f16' when .ctype is '.f16'"; seed 64 and ptxas_type_grid.py).
+  // Dense m16n8 shapes have the two K that hold 128 and 256 bits of A a
+  // row, the sparse ones twice those; m8n8 has one, and .f64 three K.
+  using T = TypeKind;
+  bool sparse = mnemonic == "mma.sp";
+  T a = types[1], d = types[0], c = types[3];
+  int64_t m = shape[0], n = shape[1], k = shape[2];
+  bool fp8 = a == T::e4m3 || a == T::e5m2;
+  unsigned bits = a == T::tf32 ? 32 : getTypeBitWidth(a);
+  // B is A's type, or its signed/unsigned or other 8-bit float partner.
+  auto family = [](T t) {
+    return t == T::s8 || t == T::u8       ? 1
+           : t == T::s4 || t == T::u4     ? 2
+           : t == T::e4m3 || t == T::e5m2 ? 3
+                                          : 4 + static_cast<int>(t);
+  };
+  if (a == T::f32 || a == T::s32 || family(types[2]) != family(a))
+    return p.error(opTok, "'" + mnemonic + "' has no multiplicands ." +
+                              stringifyTypeKind(a) + " and ." +
+                              stringifyTypeKind(types[2]));
+  // (PTX ISA 8.7's: "Feature 'mma with FP8 floating point type and FP16
+  // accumulation' requires PTX ISA .version 8.7 or later", and for K 16.)
+  if (fp8 && !sparse && p.ptxVersion < 87 &&
+      ((d == T::f16 && c == T::f16) || (m == 16 && n == 8 && k == 16)))
+    return p.error(opTok,
+                   "'mma' of ." + stringifyTypeKind(a) +
+                       (k == 16 ? Twine(" and K 16") : Twine(" into .f16")) +
+                       " needs .version 8.7 or later");
+  bool shapeFits = false;
+  if (n == 8 && m == 16) {
+    int64_t k128 = 128 / bits * (sparse ? 2 : 1);
+    if (a == T::f64)
+      shapeFits = !sparse && (k == 4 || k == 8 || k == 16);
+    else if (fp8)
+      shapeFits = k == 2 * k128 || (!sparse && k == k128 && p.ptxVersion >= 87);
+    else
+      shapeFits = (k == k128 || k == 2 * k128) && !(sparse && a == T::b1);
+  } else if (n == 8 && m == 8 && !sparse) {
+    shapeFits = a == T::f16 || a == T::f64            ? k == 4
+                : a == T::bf16 || a == T::tf32 || fp8 ? false
+                                                      : k == 128 / bits;
+  }
+  if (!shapeFits)
+    return p.error(opTok, "'" + mnemonic + "' of ." + stringifyTypeKind(a) +
+                              " has no shape .m" + Twine(m) + "n" + Twine(n) +
+                              "k" + Twine(k));
+  // D and C: one type, but .m8n8k4's .f16 adds .f32 from .f16.
+  SmallVector<T, 2> results;
+  switch (a) {
+  case T::f16:
+    results = {T::f16, T::f32};
+    break;
+  case T::e4m3:
+  case T::e5m2:
+    results = {T::f32};
+    if (!sparse && p.ptxVersion >= 87)
+      results.push_back(T::f16);
+    break;
+  case T::bf16:
+  case T::tf32:
+    results = {T::f32};
+    break;
+  case T::f64:
+    results = {T::f64};
+    break;
+  default:
+    results = {T::s32};
+    break;
+  }
+  bool mixed = a == T::f16 && m == 8 && k == 4 && d == T::f32 && c == T::f16;
+  if ((d != c && !mixed) || !llvm::is_contained(results, d))
+    return p.error(
+        opTok,
+        "'" + mnemonic + "' of ." + stringifyTypeKind(a) + " accumulates ." +
+            stringifyTypeKind(c) + " into ." + stringifyTypeKind(d) +
+            " (D and C " + (results.size() > 1 ? "of one of ." : "of .") +
+            stringifyTypeKind(results[0]) +
+            (results.size() > 1 ? (", ." + stringifyTypeKind(results[1])).str()
+                                : std::string()) +
+            ")");
+  return success();
+}
+
+LogicalResult FunctionBuilder::checkWgmmaTypes(const Token &opTok,
+                                               StringRef mnemonic,
+                                               ArrayRef<TypeKind> types,
+                                               ArrayRef<int64_t> shape) {
+  // A's type names D's and K: .f16 into .f16 or .f32 and .bf16 into .f32
+  // with K 16, .tf32 into .f32 with K 8, the 8-bit floats into .f16 or .f32
+  // and the 8-bit integers into .s32 with K 32, .b1 (dense only) into .s32
+  // with K 256; the sparse form twice K; M is 64 (ptxas: "Unexpected
+  // instruction types specified", "Illegal matrix shape"; seed 64 and
+  // ptxas_type_grid.py).
+  using T = TypeKind;
+  bool sparse = mnemonic.ends_with(".sp");
+  T a = types[1];
+  int64_t k = 0;
+  SmallVector<T, 2> results;
+  switch (a) {
+  case T::f16:
+    k = 16, results = {T::f16, T::f32};
+    break;
+  case T::bf16:
+    k = 16, results = {T::f32};
+    break;
+  case T::tf32:
+    k = 8, results = {T::f32};
+    break;
+  case T::e4m3:
+  case T::e5m2:
+    k = 32, results = {T::f16, T::f32};
+    break;
+  case T::s8:
+  case T::u8:
+    k = 32, results = {T::s32};
+    break;
+  case T::b1:
+    if (!sparse)
+      k = 256, results = {T::s32};
+    break;
+  default:
+    break;
+  }
+  if (!k)
+    return p.error(opTok, "'" + mnemonic + "' has no multiplicand type ." +
+                              stringifyTypeKind(a));
+  if (!llvm::is_contained(results, types[0]))
+    return p.error(opTok,
+                   "'" + mnemonic + "' of ." + stringifyTypeKind(a) +
+                       " accumulates into ." + stringifyTypeKind(results[0]) +
+                       (results.size() > 1
+                            ? (" or ." + stringifyTypeKind(results[1])).str()
+                            : std::string()) +
+                       ", not ." + stringifyTypeKind(types[0]));
+  k *= sparse ? 2 : 1;
+  if (shape.size() == 3 && (shape[0] != 64 || shape[2] != k))
+    return p.error(opTok, "'" + mnemonic + "' of ." + stringifyTypeKind(a) +
+                              " is of shape .m64nNk" + Twine(k) + ", not .m" +
+                              Twine(shape[0]) + "n" + Twine(shape[1]) + "k" +
+                              Twine(shape[2]));
+  // N is a multiple of 8 up to 256, past 24 of 16 for the integer and
+  // single-bit types ("Unknown modifier '.m64n12k16'", "Illegal matrix
+  // shape '.m64n40k32' for instruction 'wgmma.mma_async with integer
+  // types'").
+  bool integer = results[0] == T::s32;
+  if (shape.size() == 3 && (shape[1] % 8 || shape[1] < 8 || shape[1] > 256 ||
+                            (integer && shape[1] > 24 && shape[1] % 16)))
+    return p.error(opTok, "'" + mnemonic + "' of ." + stringifyTypeKind(a) +
+                              " has no N " + Twine(shape[1]) +
+                              (integer ? " (8, 16, 24, then multiples of 16 "
+                                         "up to 256)"
+                                       : " (multiples of 8 up to 256)"));
+  return success();
+}
+
 LogicalResult FunctionBuilder::checkOperandShapes(
     const Token &opTok, StringRef mnemonic, ModifiersAttr mods,
     ArrayRef<ParsedOperand> operands, bool load, bool store) {
@@ -4148,10 +4328,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // .sync (ptxas: ".sync modifier required", ".aligned modifier required";
   // ldmatrix's, setmaxnreg's, movmatrix's and elect's found by the
   // differential fuzzer, seeds 40-59).
+  // (wgmma's four are .sync, .aligned optional: seed 64.)
   bool alignedForm = llvm::is_contained(
       {"mma", "mma.sp", "ldmatrix", "stmatrix", "movmatrix", "setmaxnreg"},
       mnemonic);
-  if ((alignedForm || mnemonic == "elect") &&
+  if ((alignedForm || mnemonic == "elect" || mnemonic.starts_with("wgmma.")) &&
       (!mods.has(Flag::sync) || (alignedForm && !mods.has(Flag::aligned))))
     return p.error(opTok, "'" + mnemonic + "' is written " + mnemonic +
                               (alignedForm ? ".sync.aligned" : ".sync"));
@@ -4512,6 +4693,8 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'" + mnemonic + "' multiplies ." +
                                 stringifyTypeKind(types[1]) + " by ." +
                                 stringifyTypeKind(types[2]));
+    if (failed(checkWgmmaTypes(opTok, mnemonic, types, mods.getShape())))
+      return failure();
   }
   // redux's .abs and .NaN are of its .f32 forms (ptxas: "Instruction
   // 'redux' requires '.f32' type with '.abs' modifier"; seed 47).
@@ -5458,6 +5641,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     std::optional<CacheOp> c = mods.getCache();
     if (!c || (*c != CacheOp::ca && *c != CacheOp::cg))
       return p.error(opTok, "'cp.async' needs .ca or .cg");
+    // (Its copy size is written: "Arguments mismatch"; seed 64.)
+    if (operands.size() < 3)
+      return p.error(opTok,
+                     "'cp.async' takes [to], [from] and the copy size, not " +
+                         Twine(operands.size()) + " operands");
     if (*c == CacheOp::cg && operands.size() >= 3 &&
         operands[2].kind == ParsedOperand::Int && operands[2].intValue != 16)
       return p.error(operands[2].tok, "'cp.async.cg' copies 16 bytes, not " +
@@ -5725,6 +5913,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (failed(requireBits(operands[0], 64,
                            "'createpolicy' writes a 64-bit policy")))
       return failure();
+    // .cvt reads one, an integer's bits ("Arguments mismatch" for .b32,
+    // .f64 and .b128 registers; seed 64).
+    if (hasExtra(mods, "cvt") && operands.size() == 2)
+      if (std::optional<TypeKind> reg = declaredType(operands[1]);
+          reg && (getTypeBitWidth(*reg) != 64 || typeClass(*reg) == 'f'))
+        return p.error(operands[1].tok,
+                       "'createpolicy.cvt' reads a 64-bit policy, not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           operands[1].name + "'");
   }
   // (Seed 44: createpolicy's fraction is a float; a vector load's
   // destination a vector of its size; wgmma's scales and transposes
@@ -6080,12 +6277,7 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     // (Of the matrix types only; seed 46.)
     if (!kind)
       for (TypeKind t : types)
-        if (!llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::tf32,
-                                 TypeKind::f32, TypeKind::f64, TypeKind::s8,
-                                 TypeKind::u8, TypeKind::s4, TypeKind::u4,
-                                 TypeKind::b1, TypeKind::s32, TypeKind::e4m3,
-                                 TypeKind::e5m2},
-                                t))
+        if (!isMatrixType(t))
           return p.error(opTok, "'mma' has no type ." + stringifyTypeKind(t));
     // A's and B's layouts, both written (ptxas: "'.blayout' modifier
     // required"; seed 40).
@@ -6106,20 +6298,28 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'mma' multiplies ." + stringifyTypeKind(types[1]) +
                                 " by ." + stringifyTypeKind(types[1]) +
                                 ", not ." + stringifyTypeKind(types[2]));
-    auto known = [](TypeKind t) {
-      return llvm::is_contained({TypeKind::f16, TypeKind::bf16, TypeKind::tf32,
-                                 TypeKind::f32, TypeKind::f64, TypeKind::s8,
-                                 TypeKind::u8, TypeKind::s4, TypeKind::u4,
-                                 TypeKind::b1, TypeKind::s32, TypeKind::e4m3,
-                                 TypeKind::e5m2},
-                                t);
-    };
+    if (types.size() == 4 && shape.size() == 3 && !kind &&
+        llvm::all_of(types, isMatrixType) &&
+        failed(checkMmaTypes(opTok, mnemonic, types, shape)))
+      return failure();
     if (operands.size() == 4 && types.size() == 4 && shape.size() == 3 &&
-        !kind && llvm::all_of(types, known) &&
+        !kind && llvm::all_of(types, isMatrixType) &&
         failed(checkMmaFragments(mnemonic, types, shape, operands)))
       return failure();
   }
-  // mma.sp's four fragments: as mma's, A half as wide (the operand grid).
+  // mma.sp's four fragments: as mma's, A half as wide (the operand grid);
+  // their four types (seed 64).
+  if (mnemonic == "mma.sp" && !kind && types.size() != 4)
+    return p.error(opTok, "'mma.sp' names four types (D, A, B, C), not " +
+                              Twine(types.size()));
+  if (mnemonic == "mma.sp" && !kind)
+    for (TypeKind t : types)
+      if (!isMatrixType(t))
+        return p.error(opTok, "'mma.sp' has no type ." + stringifyTypeKind(t));
+  if (mnemonic == "mma.sp" && !kind && types.size() == 4 &&
+      mods.getShape().size() == 3 && llvm::all_of(types, isMatrixType) &&
+      failed(checkMmaTypes(opTok, mnemonic, types, mods.getShape())))
+    return failure();
   if (mnemonic == "mma.sp" && !kind && operands.size() >= 4 &&
       types.size() == 4 && mods.getShape().size() == 3 &&
       llvm::all_of(operands.take_front(4),

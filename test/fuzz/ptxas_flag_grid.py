@@ -385,8 +385,9 @@ def report(results, every=0):
     return disagree
 
 
-def arguments(doc):
-    """The grids' command line: the tool, the arch, jobs and FORMS rows."""
+def arguments(doc, extra=None):
+    """The grids' command line: the tool, the arch, jobs and FORMS rows
+    (and what `extra` adds to the parser)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument('--tool', required=True)
     ap.add_argument('--arch', default='sm_90a')
@@ -395,6 +396,8 @@ def arguments(doc):
                     help='insert the other kinds of modifier (MODIFIERS) '
                          'instead of the flags')
     ap.add_argument('names', nargs='*')
+    if extra:
+        extra(ap)
     args = ap.parse_args()
     return args, [n for n in FORMS if not args.names or n in args.names]
 
