@@ -4570,6 +4570,9 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                               "...)");
   if (mnemonic == "movmatrix" && mods.getShape().empty())
     return p.error(opTok, "'movmatrix' needs a shape (.m8n8)");
+  // (It transposes: ".trans modifier required"; seed 65.)
+  if (mnemonic == "movmatrix" && !mods.has(Flag::trans))
+    return p.error(opTok, "'movmatrix' is written movmatrix...m8n8.trans");
   if (mnemonic == "setmaxnreg" && types.size() == 1 &&
       types[0] != TypeKind::u32 && types[0] != TypeKind::s32)
     return p.error(opTok,
@@ -5915,6 +5918,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       return failure();
     // .cvt reads one, an integer's bits ("Arguments mismatch" for .b32,
     // .f64 and .b128 registers; seed 64).
+    if (hasExtra(mods, "cvt") && operands.size() == 2 &&
+        operands[1].kind == ParsedOperand::Float)
+      return p.error(operands[1].tok, "'createpolicy.cvt' reads a 64-bit "
+                                      "policy, not the float " +
+                                          operands[1].tok.text);
     if (hasExtra(mods, "cvt") && operands.size() == 2)
       if (std::optional<TypeKind> reg = declaredType(operands[1]);
           reg && (getTypeBitWidth(*reg) != 64 || typeClass(*reg) == 'f'))
@@ -7045,6 +7053,19 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                   Twine(want) + " operands, not " +
                                   Twine(operands.size()));
     }
+    // The CTA mask is 16 bits: a 16-bit integer register or an immediate
+    // ("Arguments mismatch" for .b32, .b64, .b128, .f32 and predicate
+    // registers; seed 65).
+    size_t mask = tensor ? 3 : 4;
+    if (!reduce && !toGlobal && mods.has(Flag::multicast_cluster) &&
+        mask < operands.size())
+      if (std::optional<TypeKind> reg = declaredType(operands[mask]);
+          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 16 ||
+                  typeClass(*reg) == 'f' || isHalfType(*reg)))
+        return p.error(operands[mask].tok,
+                       "'" + mnemonic + "' takes a 16-bit CTA mask, not the ." +
+                           stringifyTypeKind(*reg) + " register '" +
+                           operands[mask].name + "'");
     if (onMbarrier == toGlobal)
       return p.error(opTok, "'" + mnemonic + "' to ." +
                                 stringifyStateSpace(spaces[0]) +

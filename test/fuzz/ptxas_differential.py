@@ -201,6 +201,8 @@ def main():
           d = os.path.join(a.out, kind.replace(' ', '-'))
           os.makedirs(d, exist_ok=True)
           with open(os.path.join(d, f'{n}.ptx'), 'w') as f:
+            # (A message of several lines stays a comment.)
+            tm, om = (x.replace('\n', '\n// ') for x in (tm, om))
             f.write(f'// from {path}:{line}\n//   {old}\n// ->{new}\n// ptxas: {tm}\n// ours: {om}\n{mutant}')
   total = sum(v for k, v in counts.items() if k not in ('timeout', 'ptxas crashes'))
   agree = counts['both accept'] + counts['both reject']
