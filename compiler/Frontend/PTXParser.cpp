@@ -5195,6 +5195,13 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if (mnemonic == "st.async" && types.size() != 1)
     return p.error(opTok,
                    "'st.async' names one type, not " + Twine(types.size()));
+  // Both complete on the mbarrier (ptxas: "Modifier '.shared::cluster'
+  // requires modifier '.completion_mechanism'"; seed 66).
+  if ((mnemonic == "st.async" || mnemonic == "red.async") &&
+      !mods.has(Flag::mbarrier_complete_tx_bytes))
+    return p.error(opTok, "'" + mnemonic +
+                              "' needs its completion "
+                              "(.mbarrier::complete_tx::bytes)");
   if (mnemonic == "tex") {
     SmallVector<StringRef> words = spelledModifiers(mnemonic);
     if (llvm::count(words, "level") + llvm::count(words, "grad") > 1)
@@ -6206,11 +6213,19 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                       "cache policy, with .L2::cache_hint "
                                       "only");
     size_t policy = mods.has(Flag::L2_cache_hint) ? operands.size() - 1 : 99;
-    for (size_t i = 2; i < operands.size(); ++i)
-      if (i != policy)
-        if (std::optional<TypeKind> reg = not32(operands[i]))
-          return refuseRegister(mnemonic, operands[i], *reg,
-                                i == 2 ? "copy size" : "source size");
+    for (size_t i = 2; i < operands.size(); ++i) {
+      if (i == policy)
+        continue;
+      if (std::optional<TypeKind> reg = not32(operands[i]))
+        return refuseRegister(mnemonic, operands[i], *reg,
+                              i == 2 ? "copy size" : "source size");
+      // (Nor a float's bits: "Arguments mismatch"; seed 66.)
+      if (operands[i].kind == ParsedOperand::Float)
+        return p.error(operands[i].tok, "'cp.async' takes an integer " +
+                                            Twine(i == 2 ? "copy" : "source") +
+                                            " size, not " +
+                                            operands[i].tok.text);
+    }
   }
   if (mnemonic == "cp.async" && operands.size() >= 2 &&
       operands[1].kind != ParsedOperand::Addr)
