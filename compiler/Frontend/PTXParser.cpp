@@ -3314,10 +3314,6 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     signature = operands.size() == 4 ? ".iip" : ".ip";
   else if (mnemonic == "vote" && mods.getMode() == Mode::ballot)
     signature = ".fi"; // (ptxas takes a function's name for vote.all's.)
-  else if (mnemonic == "ex2" && !mods.getTypes().empty() &&
-           (mods.getTypes()[0] == TypeKind::bf16 ||
-            mods.getTypes()[0] == TypeKind::bf16x2))
-    signature = ".f";
   else if (mnemonic == "cp.async.bulk.tensor" && space &&
            *space == StateSpace::global)
     signature = "ty";
@@ -3326,6 +3322,18 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
     return o.kind == ParsedOperand::Name && !lookup(o.name) &&
            p.functions.count(o.name);
   };
+  // A function's name is no .bf16 value, where ptxas takes it for .f16
+  // (ptxas: "Arguments mismatch" for add, fma, min, neg, tanh, set, ex2...
+  // of .bf16 and .bf16x2; the operand grid's rows of seed 67; cvt's
+  // source and the matrix instructions' descriptors are their own).
+  if (!types.empty() &&
+      (types.back() == TypeKind::bf16 || types.back() == TypeKind::bf16x2) &&
+      mnemonic != "cvt" && !mnemonic.starts_with("wgmma.") &&
+      !mnemonic.starts_with("mma"))
+    for (auto [i, o] : llvm::enumerate(operands))
+      if (function(o))
+        return p.error(o.tok, "'" + mnemonic + "' takes a value as operand " +
+                                  Twine(i + 1) + ", not '" + o.name + "'");
   auto integer = [&](const ParsedOperand &o, unsigned bits) {
     if (o.kind == ParsedOperand::Int)
       return true;
@@ -4463,6 +4471,19 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if ((mnemonic == "mbarrier.arrive" || mnemonic == "mbarrier.arrive_drop") &&
       mods.has(Flag::noComplete) && operands.size() < 3)
     return p.error(opTok, "'" + mnemonic + ".noComplete' takes a count");
+  // Halves round to nearest, but in a .bf16 fma (ptxas: "Illegal rounding
+  // modifier for instruction 'add'"; seed 67, each probed with .f16,
+  // .f16x2, .bf16 and .bf16x2).
+  if (llvm::is_contained({"add", "sub", "mul", "fma"}, mnemonic) &&
+      types.size() == 1 && isHalfType(types[0]) && mods.getRounding() &&
+      llvm::is_contained({RoundingMode::rz, RoundingMode::rm, RoundingMode::rp},
+                         *mods.getRounding()) &&
+      !(mnemonic == "fma" &&
+        (types[0] == TypeKind::bf16 || types[0] == TypeKind::bf16x2)))
+    return p.error(opTok, "'" + mnemonic + "' of ." +
+                              stringifyTypeKind(types[0]) +
+                              " rounds .rn only, not ." +
+                              stringifyRoundingMode(*mods.getRounding()));
   if (mnemonic == "fma" && mods.has(Flag::oob) && types.size() == 1 &&
       !isHalfType(types[0]))
     return p.error(opTok, "'fma.oob' is of halves, not ." +
@@ -5177,10 +5198,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                               Twine(operands.size()) + " operand" +
                               (operands.size() == 1 ? "" : "s"));
   // (The cache level each names: prefetchu .L1, discard and the bulk
-  // prefetch .L2.)
+  // prefetches .L2; the tensor's: seed 67.)
   if (std::optional<Flag> level =
           mnemonic == "prefetchu" ? std::optional(Flag::L1)
-          : mnemonic == "discard" || mnemonic == "cp.async.bulk.prefetch"
+          : mnemonic == "discard" || mnemonic == "cp.async.bulk.prefetch" ||
+                  mnemonic == "cp.async.bulk.prefetch.tensor"
               ? std::optional(Flag::L2)
               : std::nullopt;
       level && !mods.has(*level))
