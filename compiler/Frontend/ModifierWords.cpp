@@ -105,8 +105,10 @@ std::optional<std::string> checkExtraWords(StringRef mnemonic,
     StringRef w = cast<StringAttr>(e).getValue();
     if (!knows(v->words, w))
       return ("'" + mnemonic + "' has no modifier ." + w).str();
-    // (ptxas: "Multiple .tensormap::generic modifiers specified".)
-    if (llvm::any_of(extras.getValue().take_front(i), [&](Attribute f) {
+    // (ptxas: "Multiple .tensormap::generic modifiers specified"; mma's
+    // A and B may share a layout, .m8n8k4.row.row.)
+    if (!(mnemonic == "mma" && (w == "row" || w == "col")) &&
+        llvm::any_of(extras.getValue().take_front(i), [&](Attribute f) {
           return cast<StringAttr>(f).getValue() == w;
         }))
       return ("'" + mnemonic + "' takes ." + w + " once").str();

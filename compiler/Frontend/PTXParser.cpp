@@ -489,6 +489,9 @@ private:
   LogicalResult requireOneAddress(StringRef mnemonic,
                                   ArrayRef<ParsedOperand> operands,
                                   size_t addr);
+  /// mma(.sp)'s layouts: `.row.col`.
+  LogicalResult requireRowCol(const Token &opTok, StringRef mnemonic,
+                              ModifiersAttr mods);
   /// mma(.sp)'s shape and D's and C's types, which A's type names.
   LogicalResult checkMmaTypes(const Token &opTok, StringRef mnemonic,
                               ArrayRef<TypeKind> types,
@@ -3645,6 +3648,23 @@ FunctionBuilder::checkMmaFragments(StringRef mnemonic, ArrayRef<TypeKind> types,
   return success();
 }
 
+LogicalResult FunctionBuilder::requireRowCol(const Token &opTok,
+                                             StringRef mnemonic,
+                                             ModifiersAttr mods) {
+  SmallVector<StringRef, 2> layouts;
+  if (ArrayAttr extras = mods.getExtras())
+    for (Attribute e : extras)
+      if (StringRef w = cast<StringAttr>(e).getValue();
+          w == "row" || w == "col")
+        layouts.push_back(w);
+  if (layouts.size() == 2 && layouts[0] == "row" && layouts[1] == "col")
+    return success();
+  return p.error(opTok, "'" + mnemonic +
+                            "' is .row.col (A row-major, B column-major), "
+                            "not ." +
+                            llvm::join(layouts, "."));
+}
+
 LogicalResult FunctionBuilder::checkMmaTypes(const Token &opTok,
                                              StringRef mnemonic,
                                              ArrayRef<TypeKind> types,
@@ -4594,6 +4614,10 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   // (It transposes: ".trans modifier required"; seed 65.)
   if (mnemonic == "movmatrix" && !mods.has(Flag::trans))
     return p.error(opTok, "'movmatrix' is written movmatrix...m8n8.trans");
+  // ... of .b16 ("Unexpected instruction types"; seed 69).
+  if (mnemonic == "movmatrix" && types.size() == 1 && types[0] != TypeKind::b16)
+    return p.error(opTok, "'movmatrix' moves .b16, not ." +
+                              stringifyTypeKind(types[0]));
   if (mnemonic == "setmaxnreg" && types.size() == 1 &&
       types[0] != TypeKind::u32 && types[0] != TypeKind::s32)
     return p.error(opTok,
@@ -4906,6 +4930,11 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
   if ((mnemonic == "dp2a" || mnemonic == "dp4a") && types.size() > 2)
     return p.error(opTok, "'" + mnemonic + "' names two types (a, b), not " +
                               Twine(types.size()));
+  // dp2a names the half of b it reads (ptxas: "'.hi/.lo' modifier required
+  // for instruction 'dp2a'"; seed 69).
+  if (mnemonic == "dp2a" && mods.getMode() != Mode::hi &&
+      mods.getMode() != Mode::lo)
+    return p.error(opTok, "'dp2a' names the half of b it reads (.lo or .hi)");
   if (mnemonic == "nanosleep" &&
       (types.size() != 1 || types[0] != TypeKind::u32))
     return p.error(opTok, "'nanosleep' is written nanosleep.u32");
@@ -6334,6 +6363,12 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                          return w == "row" || w == "col";
                        }) != 2)
       return p.error(opTok, "'mma' needs A's and B's layouts (.row.col)");
+    // ... A row-major and B column-major, but in .m8n8k4's .f16 (ptxas:
+    // "Illegal alayout '.col' for instruction 'mma'"; seed 68).
+    if (!kind && types.size() == 4 &&
+        !(shape == ArrayRef<int64_t>{8, 8, 4} && types[1] == TypeKind::f16) &&
+        failed(requireRowCol(opTok, mnemonic, mods)))
+      return failure();
     // A and B of one float type (the 8-bit floats may differ; seed 38).
     if (types.size() == 4 &&
         llvm::is_contained(
@@ -6354,6 +6389,9 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   }
   // mma.sp's four fragments: as mma's, A half as wide (the operand grid);
   // their four types (seed 64).
+  if (mnemonic == "mma.sp" && !kind &&
+      failed(requireRowCol(opTok, mnemonic, mods)))
+    return failure();
   if (mnemonic == "mma.sp" && !kind && types.size() != 4)
     return p.error(opTok, "'mma.sp' names four types (D, A, B, C), not " +
                               Twine(types.size()));
