@@ -3198,7 +3198,8 @@ FunctionBuilder::checkVectorWidths(ArrayRef<ParsedOperand> operands) {
 ///   I     an integer register of 32 bits or more, an integer literal or a
 ///         function's name (cvt.pack's)
 ///   L     a 64-bit integer register
-///   z     a 64-bit integer or a function's name (alloca's size)
+///   z     an integer of the last type's width or a function's name
+///         (alloca's size)
 ///   B     a register of the last type's width or any literal
 ///         (tensormap.replace's value)
 ///   y     anything but an integer literal or a function's name (a bulk
@@ -3229,7 +3230,7 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       {"cvt", ".F"},
       {"cvt.pack", "IIIK"},
       {"istypep", "Pl"},
-      {"alloca", "lzN"},
+      {"alloca", "TzN"},
       {"stacksave", "l"},
       {"stackrestore", "L"},
       {"tensormap.replace", "aB"},
@@ -3447,10 +3448,12 @@ FunctionBuilder::checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
       if (o.kind != ParsedOperand::Name || !integer(o, 64))
         return refuse("a 64-bit integer register");
       break;
-    case 'z':
-      if (!function(o) && !integer(o, 64))
-        return refuse("a 64-bit integer");
+    case 'z': {
+      unsigned bits = types.empty() ? 64 : getTypeBitWidth(types.back());
+      if (!function(o) && !integer(o, bits))
+        return refuse("a " + Twine(bits) + "-bit integer");
       break;
+    }
     case 'B': {
       unsigned bits = types.empty() ? 0 : getTypeBitWidth(types.back());
       if ((o.kind == ParsedOperand::Name && !function(o) && reg &&
@@ -5619,6 +5622,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // lop3's sources are values, not predicates (its predicate form writes
   // one); a member mask is an integer, never a float literal; cp.async
   // reads an [address]; tex writes a vector {...}.
+  // Its boolean form writes d|p, the other d alone (ptxas: "Predicate
+  // output expected", "Predicate output not allowed"; seed 71).
+  if (mnemonic == "lop3" && !operands.empty() &&
+      mods.getBoolOp().has_value() != (operands[0].kind == ParsedOperand::Pair))
+    return p.error(operands[0].tok,
+                   mods.getBoolOp() ? Twine("'lop3' with a boolean operation "
+                                            "writes d|p")
+                                    : Twine("'lop3' writes d|p with a boolean "
+                                            "operation only (.and, .or)"));
   if (mnemonic == "lop3")
     for (size_t i = 1; i < std::min<size_t>(operands.size(), 4); ++i)
       if (declaredType(operands[i]) == TypeKind::pred)
@@ -7069,6 +7081,24 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                               stringifyTypeKind(mods.getTypes()[1]));
   if (mnemonic == "cvt" && mods.getTypes().size() == 1)
     return p.error(opTok, "'cvt' needs a destination and a source type");
+  // alloca gives a .u32 or .u64 address ("Unexpected instruction types
+  // specified for 'alloca'"; seed 71).
+  if (mnemonic == "alloca" && mods.getTypes().size() == 1 &&
+      mods.getTypes()[0] != TypeKind::u32 &&
+      mods.getTypes()[0] != TypeKind::u64)
+    return p.error(opTok, "'alloca' is .u32 or .u64, not ." +
+                              stringifyTypeKind(mods.getTypes()[0]));
+  // A tensor names its dimensions (".dim modifier required for instruction
+  // 'cp.async.bulk.tensor'"; seed 70).
+  if (mnemonic.ends_with(".tensor") &&
+      (mnemonic.starts_with("cp.async.bulk") ||
+       mnemonic.starts_with("cp.reduce.async.bulk")) &&
+      !llvm::is_contained({Geometry::g1d, Geometry::g2d, Geometry::g3d},
+                          mods.getGeometry()) &&
+      !hasExtra(mods, "4d") && !hasExtra(mods, "5d"))
+    return p.error(opTok, "'" + mnemonic +
+                              "' names the tensor's dimensions "
+                              "(.1d to .5d)");
   // A copy to .global completes in a bulk group, one to shared memory on
   // an mbarrier (ptxas: ".completion_mechanism modifier required",
   // "Illegal modifier '.bulk_group'"); a reduction reads .shared::cta
