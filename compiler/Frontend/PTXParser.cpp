@@ -2967,12 +2967,36 @@ FunctionBuilder::checkTextureOperands(ModifiersAttr mods,
         return failure();
     return success();
   };
+  // Cube maps are sampled at float coordinates, with no offsets (ptxas:
+  // "Floating-point coordinates required"; seed 72's neighbours).
+  bool cube = geom == Geometry::cube || geom == Geometry::acube;
+  if (cube && ctype != TypeKind::f32)
+    return p.error(operands[1].tok, where + " takes .f32 coordinates");
   size_t tail = level ? 1 : grad ? 2 : 0;
   ArrayRef<ParsedOperand> extras =
       operands.drop_front(2).drop_back(std::min(tail, operands.size() - 2));
-  if (!extras.empty() && extras.front().kind == ParsedOperand::Vec) {
-    if (failed(vectorOf(extras.front(), TypeKind::s32, "offsets")))
+  // (A one-dimensional offset may be a scalar: an integer, where the
+  // depth to compare is a float.)
+  bool scalarOffset = dims == 1 && !extras.empty() &&
+                      extras.front().kind != ParsedOperand::Vec &&
+                      extras.front().kind != ParsedOperand::Float &&
+                      !(declaredType(extras.front()) &&
+                        typeClass(*declaredType(extras.front())) == 'f');
+  if (!extras.empty() &&
+      (extras.front().kind == ParsedOperand::Vec || scalarOffset)) {
+    // (Not with gradients, nor on a cube map: "Arguments mismatch for
+    // instruction 'tex.grad'"; seed 72.)
+    if (grad || cube)
+      return p.error(
+          extras.front().tok,
+          (grad ? "'tex.grad." + stringifyGeometry(geom) + "'" : Twine(where)) +
+              " takes no offsets");
+    if (scalarOffset) {
+      if (failed(fitsAs(extras.front(), TypeKind::s32, "offsets")))
+        return failure();
+    } else if (failed(vectorOf(extras.front(), TypeKind::s32, "offsets"))) {
       return failure();
+    }
     extras = extras.drop_front();
   }
   if (extras.size() > 1)
@@ -2981,6 +3005,11 @@ FunctionBuilder::checkTextureOperands(ModifiersAttr mods,
   if (!extras.empty() &&
       failed(fitsAs(extras.front(), TypeKind::f32, "depth to compare")))
     return failure();
+  // A depth is compared at float coordinates ("Arguments mismatch"; seed
+  // 72).
+  if (!extras.empty() && ctype != TypeKind::f32)
+    return p.error(extras.front().tok,
+                   where + " compares a depth at .f32 coordinates only");
   // (ptxas takes a vector of registers that fit for the level too; the
   // operand grid.)
   if (level) {
@@ -5845,8 +5874,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       if (o.isLiteral())
         return p.error(o.tok, "'cvt' from ." + stringifyTypeKind(types[1]) +
                                   " takes a register, not " + o.tok.text);
-  // A cache policy is a 64-bit register or an immediate (the bulk
-  // prefetches' and reductions': seed 55).
+  // A cache policy is a 64-bit integer register or an immediate (the bulk
+  // prefetches' and reductions': seed 55; no .f64 register: seed 73).
   if (mods.has(Flag::L2_cache_hint) && !operands.empty() &&
       (llvm::is_contained({"ld", "ldu", "st", "atom", "red", "cp.async"},
                           mnemonic) ||
@@ -5857,7 +5886,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     if (policy.kind == ParsedOperand::Addr ||
         policy.kind == ParsedOperand::Vec ||
         policy.kind == ParsedOperand::Float ||
-        (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 64)))
+        (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 64 ||
+                 typeClass(*reg) == 'f')))
       return p.error(policy.tok,
                      "'" + mnemonic +
                          ".L2::cache_hint' takes a 64-bit cache policy last, "
@@ -6934,6 +6964,10 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return p.error(opTok, "'.L2::cache_hint' applies to .global or "
                             "generic addresses, not ." +
                                 stringifyStateSpace(*space));
+    // (ldu takes no cache policy: "Illegal modifier '.L2::cache_hint' for
+    // instruction 'ldu'"; seed 73's neighbours.)
+    if (mods.has(Flag::L2_cache_hint) && mnemonic == "ldu")
+      return p.error(opTok, "'ldu' takes no .L2::cache_hint");
     std::optional<Flag> prefetch = firstFlag(mods, fl::PrefetchSize);
     if (prefetch && mnemonic != "ld")
       return p.error(opTok, "'" + mnemonic + "' takes no ." +
