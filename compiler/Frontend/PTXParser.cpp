@@ -485,6 +485,10 @@ private:
   /// predicate, not the .T register 'o'" otherwise.
   LogicalResult requirePredicate(StringRef mnemonic, const ParsedOperand &o,
                                  StringRef verb);
+  /// A bulk copy's mbarrier: an address, or a register or immediate that
+  /// holds one.
+  LogicalResult requireMbarrierAddress(StringRef mnemonic,
+                                       const ParsedOperand &o);
   /// One address, written `[a]`, at operand `addr`; values elsewhere.
   LogicalResult requireOneAddress(StringRef mnemonic,
                                   ArrayRef<ParsedOperand> operands,
@@ -3062,6 +3066,23 @@ LogicalResult FunctionBuilder::requirePredicate(StringRef mnemonic,
                      stringifyTypeKind(*reg) + " register '" + o.name + "'");
 }
 
+LogicalResult FunctionBuilder::requireMbarrierAddress(StringRef mnemonic,
+                                                      const ParsedOperand &o) {
+  // (Nor a predicate, a 32-bit, .f64 or .b128 register or a function's
+  // name: the operand grid and seed 74. ptxas takes a 16-bit register.)
+  std::optional<TypeKind> reg = declaredType(o);
+  bool function = o.kind == ParsedOperand::Name && !lookup(o.name) &&
+                  p.functions.count(o.name);
+  if (o.kind == ParsedOperand::Vec || o.kind == ParsedOperand::Float ||
+      (o.kind == ParsedOperand::Int && o.intValue >> 32) || function ||
+      (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) == 32 ||
+               getTypeBitWidth(*reg) == 128 || *reg == TypeKind::f64)))
+    return p.error(o.tok, "'" + mnemonic +
+                              "' takes the mbarrier's address here, not " +
+                              Parser::describe(o.tok));
+  return success();
+}
+
 LogicalResult FunctionBuilder::requireOneAddress(
     StringRef mnemonic, ArrayRef<ParsedOperand> operands, size_t addr) {
   for (size_t i = 0; i < operands.size(); ++i)
@@ -4678,11 +4699,13 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, *why);
   if (std::optional<std::string> why = bulkReductionError(mnemonic, mods))
     return p.error(opTok, *why);
-  if (mnemonic == "txq" &&
+  // (suq too: "Query modifier required for instruction 'suq'"; seed 75.)
+  if ((mnemonic == "txq" || mnemonic == "suq") &&
       !(mods.getExtras() && llvm::any_of(mods.getExtras(), [](Attribute e) {
           return cast<StringAttr>(e).getValue() != "level";
         })))
-    return p.error(opTok, "'txq' needs a query (.width, .height, ...)");
+    return p.error(opTok,
+                   "'" + mnemonic + "' needs a query (.width, .height, ...)");
   // Seed 42 with --words: an L1 eviction priority replaces the cache
   // operator ("Modifier '.evict_last' cannot be combined with modifier
   // '.ca'"); atomics take no eviction priority; an mbarrier's ordering
@@ -4871,6 +4894,28 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
                           "not .v" +
                               Twine(mods.getVec()) + "." +
                               stringifyTypeKind(types[0]));
+  // multimem.st stores no single half, and a vector's registers are of
+  // its type's width (ptxas: "Unexpected instruction types specified for
+  // 'multimem.st'", "Arguments mismatch" for .v2.f16 of .b32 registers;
+  // seed 74).
+  if (mnemonic == "multimem.st" && !mods.getVec() && types.size() == 1 &&
+      (types[0] == TypeKind::f16 || types[0] == TypeKind::bf16))
+    return p.error(opTok, "'multimem.st' stores a single ." +
+                              stringifyTypeKind(types[0]) +
+                              " in a vector only (.v2, ...)");
+  if (mnemonic.starts_with("multimem.") && mods.getVec() && types.size() == 1)
+    for (const ParsedOperand &o : operands)
+      if (o.kind == ParsedOperand::Vec)
+        for (const ParsedOperand &e : o.elems)
+          if (std::optional<TypeKind> reg = declaredType(e);
+              reg && getTypeBitWidth(*reg) != getTypeBitWidth(types[0]))
+            return p.error(e.tok, "'" + mnemonic + ".v" + Twine(mods.getVec()) +
+                                      "." + stringifyTypeKind(types[0]) +
+                                      "' takes " +
+                                      Twine(getTypeBitWidth(types[0])) +
+                                      "-bit registers, not the ." +
+                                      stringifyTypeKind(*reg) + " register '" +
+                                      e.name + "'");
   // multimem's vectors are of floats up to 32 bits wide, 128 bits in all
   // ("Vector qualifier is not allowed", "Inconsistent type '.f32' with
   // vector .v8").
@@ -5711,18 +5756,8 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
     bool mbarrier = mods.has(Flag::mbarrier_complete_tx_bytes);
     for (auto [i, o] : llvm::enumerate(operands)) {
       if (i == 3 && mbarrier) {
-        // (Nor a predicate, a .f64 or .b128 register or a function's name:
-        // the operand grid. ptxas takes a 16-bit register.)
-        std::optional<TypeKind> reg = declaredType(o);
-        bool function = o.kind == ParsedOperand::Name && !lookup(o.name) &&
-                        p.functions.count(o.name);
-        if (o.kind == ParsedOperand::Vec || o.kind == ParsedOperand::Float ||
-            (o.kind == ParsedOperand::Int && o.intValue >> 32) || function ||
-            (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) == 32 ||
-                     getTypeBitWidth(*reg) == 128 || *reg == TypeKind::f64)))
-          return p.error(o.tok, "'cp.async.bulk' takes the mbarrier's "
-                                "address here, not " +
-                                    Parser::describe(o.tok));
+        if (failed(requireMbarrierAddress(mnemonic, o)))
+          return failure();
         continue;
       }
       bool address = i < 2;
@@ -5796,11 +5831,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
                                   " operands" +
                                   (hint ? " (the last a cache policy)" : "") +
                                   ", not " + Twine(operands.size()));
-      // ([to], [from], size: seed 52.)
+      // ([to], [from], size: seed 52; then the mbarrier's address: seed
+      // 74.)
       for (size_t i = 0; i < 3; ++i)
         if ((operands[i].kind == ParsedOperand::Addr) != (i < 2))
           return p.error(operands[i].tok,
                          "'" + mnemonic + "' takes [to], [from] and a size");
+      if (mods.has(Flag::mbarrier_complete_tx_bytes) &&
+          failed(requireMbarrierAddress(mnemonic, operands[3])))
+        return failure();
     }
     // (Seeds 50-51 with --words: cp.async.bulk.prefetch.tensor reads the
     // tensor map alone, of .global; cp.reduce.async.bulk names two
@@ -7115,6 +7154,21 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                               stringifyTypeKind(mods.getTypes()[1]));
   if (mnemonic == "cvt" && mods.getTypes().size() == 1)
     return p.error(opTok, "'cvt' needs a destination and a source type");
+  // cp.async.mbarrier.arrive is .b64 ("Unexpected instruction types";
+  // seed 74); setmaxnreg is written with its action first (ptxas: "Not a
+  // name of any known instruction: 'setmaxnreg'" for `setmaxnreg.sync.dec`
+  // and `setmaxnreg.aligned.inc`; seed 75).
+  if (mnemonic == "cp.async.mbarrier.arrive")
+    for (TypeKind t : mods.getTypes())
+      if (t != TypeKind::b64)
+        return p.error(opTok, "'cp.async.mbarrier.arrive' is .b64, not ." +
+                                  stringifyTypeKind(t));
+  if (mnemonic == "setmaxnreg") {
+    SmallVector<StringRef> words = spelledModifiers(mnemonic);
+    if (!words.empty() && words.front() != "inc" && words.front() != "dec")
+      return p.error(opTok, "'setmaxnreg' is written with its action first "
+                            "(setmaxnreg.inc..., setmaxnreg.dec...)");
+  }
   // alloca gives a .u32 or .u64 address ("Unexpected instruction types
   // specified for 'alloca'"; seed 71).
   if (mnemonic == "alloca" && mods.getTypes().size() == 1 &&
@@ -7196,15 +7250,24 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
     // ("Arguments mismatch" for .b32, .b64, .b128, .f32 and predicate
     // registers; seed 65).
     size_t mask = tensor ? 3 : 4;
+    // (Nor an address: seed 75.)
     if (!reduce && !toGlobal && mods.has(Flag::multicast_cluster) &&
-        mask < operands.size())
-      if (std::optional<TypeKind> reg = declaredType(operands[mask]);
-          reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 16 ||
-                  typeClass(*reg) == 'f' || isHalfType(*reg)))
-        return p.error(operands[mask].tok,
-                       "'" + mnemonic + "' takes a 16-bit CTA mask, not the ." +
-                           stringifyTypeKind(*reg) + " register '" +
-                           operands[mask].name + "'");
+        mask < operands.size()) {
+      const ParsedOperand &m = operands[mask];
+      std::optional<TypeKind> reg = declaredType(m);
+      if (m.kind == ParsedOperand::Addr || m.kind == ParsedOperand::Vec ||
+          m.kind == ParsedOperand::Float ||
+          (reg && (*reg == TypeKind::pred || getTypeBitWidth(*reg) != 16 ||
+                   typeClass(*reg) == 'f' || isHalfType(*reg))))
+        return p.error(m.tok, "'" + mnemonic +
+                                  "' takes a 16-bit CTA mask, not " +
+                                  (m.kind == ParsedOperand::Addr
+                                       ? std::string("an address [...]")
+                                   : reg ? ("the ." + stringifyTypeKind(*reg) +
+                                            " register '" + m.name + "'")
+                                               .str()
+                                         : Parser::describe(m.tok)));
+    }
     if (onMbarrier == toGlobal)
       return p.error(opTok, "'" + mnemonic + "' to ." +
                                 stringifyStateSpace(spaces[0]) +
@@ -7408,9 +7471,13 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
            (bf && rc == 'b' && getTypeBitWidth(reg) != getTypeBitWidth(t)));
       // (A conversion to or from packed 8-bit floats takes registers of
       // the types' widths exactly, no wider: seed 61.)
+      // (So does one to or from .bf16 or .bf16x2: `cvt.rn.bf16.f32 %rs1,
+      // %rd1`, which ptxas takes for .f16; seed 74.)
       bool exact = llvm::any_of(mods.getTypes(), [](TypeKind k) {
         StringRef n = stringifyTypeKind(k);
-        return (n.starts_with("e") || n.starts_with("ue")) && n.ends_with("x2");
+        return ((n.starts_with("e") || n.starts_with("ue")) &&
+                n.ends_with("x2")) ||
+               k == TypeKind::bf16 || k == TypeKind::bf16x2;
       });
       bool wide = exact && getTypeBitWidth(reg) != getTypeBitWidth(t);
       if (!narrow && !floatForInt && !floatMismatch && !wide)
