@@ -527,6 +527,8 @@ private:
                                   ArrayRef<ParsedOperand> operands);
   /// Whether `o` names a variable (its address), not a register or function.
   bool namesVariable(const ParsedOperand &o);
+  /// The state space of the variable `o` names, if it names one.
+  std::optional<StateSpace> variableSpace(const ParsedOperand &o);
   LogicalResult checkOperandSignature(StringRef mnemonic, ModifiersAttr mods,
                                       ArrayRef<ParsedOperand> operands);
   /// A vector's registers are of one width (predicates aside).
@@ -3097,6 +3099,15 @@ LogicalResult FunctionBuilder::requireOneAddress(
   return success();
 }
 
+std::optional<StateSpace>
+FunctionBuilder::variableSpace(const ParsedOperand &o) {
+  if (!namesVariable(o))
+    return std::nullopt;
+  if (const NameEntry *e = lookup(o.name))
+    return cast<PtrType>(e->value.getType()).getSpace();
+  return p.symbols.lookup(o.name);
+}
+
 bool FunctionBuilder::namesVariable(const ParsedOperand &o) {
   if (o.kind != ParsedOperand::Name)
     return false;
@@ -4878,12 +4889,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
       fits = *sp == StateSpace::shared_cluster;
     else if (mnemonic == "cp.async.mbarrier.arrive")
       fits = *sp == StateSpace::shared || *sp == StateSpace::shared_cta;
+    // (st.async stores into shared memory, red.async into another CTA's:
+    // "State space incorrect", "Modifier '.cluster' requires
+    // '.shared::cluster' space"; seed 76.)
+    else if (mnemonic == "st.async")
+      fits = spaceFamily(*sp) == StateSpace::shared;
+    else if (mnemonic == "red.async")
+      fits = *sp == StateSpace::shared_cluster;
     if (!fits)
       return p.error(opTok, "'" + mnemonic + "' takes no state space ." +
                                 stringifyStateSpace(*sp) +
                                 (mnemonic == "alloca" ? ""
                                  : mnemonic == "cp.async.mbarrier.arrive"
                                      ? " (.shared, .shared::cta)"
+                                 : mnemonic == "st.async"
+                                     ? " (.shared::cluster, .shared::cta)"
                                      : " (.shared::cluster)"));
   }
   // st.async moves .v2 or .v4 values of up to 128 bits ("Illegal vector
@@ -4946,6 +4966,21 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
        (types[0] != TypeKind::b32 && types[0] != TypeKind::b64)))
     return p.error(opTok, "'tensormap.replace' is of .b1024 and a .b32 or "
                           ".b64 value");
+  // ... and names the field it replaces (ptxas: "Illegal modifier '' for
+  // instruction 'tensormap.replace'"; seed 77).
+  if (mnemonic == "tensormap.replace" && !checkExtraWords(mnemonic, mods) &&
+      !llvm::any_of(ArrayRef<StringRef>{"global_address", "rank", "box_dim",
+                                        "global_dim", "global_stride",
+                                        "element_stride", "elemtype",
+                                        "interleave_layout", "swizzle_mode",
+                                        "swizzle_atomicity", "fill_mode"},
+                    [&](StringRef f) { return hasExtra(mods, f); }))
+    return p.error(opTok, "'tensormap.replace' names the field it replaces "
+                          "(.global_address, .rank, ...)");
+  // slct selects a value, not a predicate ("Unexpected instruction types
+  // specified for 'slct'"; seed 77).
+  if (mnemonic == "slct" && !types.empty() && types[0] == TypeKind::pred)
+    return p.error(opTok, "'slct' selects no .pred");
   if (mnemonic == "cp.async.bulk" && mods.getSpaces().size() > 2)
     return p.error(opTok, "'cp.async.bulk' names two state spaces, not " +
                               Twine(mods.getSpaces().size()));
@@ -5758,6 +5793,12 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
       if (i == 3 && mbarrier) {
         if (failed(requireMbarrierAddress(mnemonic, o)))
           return failure();
+        // (An [address] when multicast: "Arguments mismatch"; seed 77.)
+        if (mods.has(Flag::multicast_cluster) && o.kind != ParsedOperand::Addr)
+          return p.error(o.tok, "'" + mnemonic +
+                                    ".multicast::cluster' takes the "
+                                    "mbarrier's [address], not " +
+                                    Parser::describe(o.tok));
         continue;
       }
       bool address = i < 2;
@@ -7124,31 +7165,32 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
   // "Unexpected instruction types specified"); `mul.u64.s32` was read as
   // one of them. (ld, ldu and st: their op's verifier.)
   if (mods.getTypes().size() > 1 &&
-      llvm::is_contained({"add",        "sub",          "mul",
-                          "mad",        "div",          "rem",
-                          "abs",        "neg",          "min",
-                          "max",        "and",          "or",
-                          "xor",        "not",          "shl",
-                          "shr",        "mov",          "selp",
-                          "fma",        "bfe",          "bfi",
-                          "prmt",       "popc",         "clz",
-                          "brev",       "cvta",         "shf",
-                          "atom",       "red",          "sqrt",
-                          "rsqrt",      "rcp",          "sin",
-                          "cos",        "lg2",          "ex2",
-                          "tanh",       "bfind",        "testp",
-                          "copysign",   "mul24",        "mad24",
-                          "addc",       "subc",         "madc",
-                          "sad",        "lop3",         "bmsk",
-                          "szext",      "ldmatrix",     "stmatrix",
-                          "bar.red",    "vote",         "redux",
-                          "cnot",       "fns",          "barrier.red",
-                          "match",      "setp",         "shfl",
-                          "isspacep",   "txq",          "suq",
-                          "activemask", "createpolicy", "setmaxnreg",
-                          "mapa",       "getctarank",   "cp.reduce.async.bulk",
-                          "alloca",     "movmatrix"},
-                         mnemonic))
+      llvm::is_contained(
+          {"add",        "sub",          "mul",
+           "mad",        "div",          "rem",
+           "abs",        "neg",          "min",
+           "max",        "and",          "or",
+           "xor",        "not",          "shl",
+           "shr",        "mov",          "selp",
+           "fma",        "bfe",          "bfi",
+           "prmt",       "popc",         "clz",
+           "brev",       "cvta",         "shf",
+           "atom",       "red",          "sqrt",
+           "rsqrt",      "rcp",          "sin",
+           "cos",        "lg2",          "ex2",
+           "tanh",       "bfind",        "testp",
+           "copysign",   "mul24",        "mad24",
+           "addc",       "subc",         "madc",
+           "sad",        "lop3",         "bmsk",
+           "szext",      "ldmatrix",     "stmatrix",
+           "bar.red",    "vote",         "redux",
+           "cnot",       "fns",          "barrier.red",
+           "match",      "setp",         "shfl",
+           "isspacep",   "txq",          "suq",
+           "activemask", "createpolicy", "setmaxnreg",
+           "mapa",       "getctarank",   "cp.reduce.async.bulk",
+           "alloca",     "movmatrix",    "cp.async.mbarrier.arrive"},
+          mnemonic))
     return p.error(opTok, "'" + mnemonic + "' takes one type, not ." +
                               stringifyTypeKind(mods.getTypes()[0]) + " and ." +
                               stringifyTypeKind(mods.getTypes()[1]));
@@ -7317,6 +7359,19 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
       return p.error(opTok,
                      "'cvta' needs the state space it converts (.global, "
                      ".shared, .local, .const, .param)");
+    // ... and a variable it names is of that space (ptxas: "State space
+    // mismatch between instruction and address in instruction 'cvta'";
+    // seed 76).
+    if (mnemonic == "cvta" && !mods.has(Flag::to))
+      for (const ParsedOperand &o : after(operands, 0))
+        if (std::optional<StateSpace> v = variableSpace(o);
+            v && *v != StateSpace::generic &&
+            spaceFamily(*v) != spaceFamily(*space))
+          return p.error(o.tok,
+                         "'cvta." + stringifyStateSpace(*space) +
+                             "' converts a ." + stringifyStateSpace(*space) +
+                             " address, not the ." + stringifyStateSpace(*v) +
+                             " variable '" + o.name + "'");
     // (The differential fuzzer, seed 15.)
     if (mnemonic == "isspacep" && !space)
       return p.error(opTok,
