@@ -3723,6 +3723,9 @@ LogicalResult FunctionBuilder::requireRowCol(const Token &opTok,
         layouts.push_back(w);
   if (layouts.size() == 2 && layouts[0] == "row" && layouts[1] == "col")
     return success();
+  if (layouts.empty())
+    return p.error(opTok,
+                   "'" + mnemonic + "' needs A's and B's layouts (.row.col)");
   return p.error(opTok, "'" + mnemonic +
                             "' is .row.col (A row-major, B column-major), "
                             "not ." +
