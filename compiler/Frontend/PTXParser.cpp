@@ -5767,6 +5767,15 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // cp.async.bulk keeps the qualifiers it does not know as extras; one of
   // another instruction's flags is refused (ptxas: "Illegal modifier
   // '.ftz' for instruction 'cp.async.bulk'").
+  // (The bulk prefetch of bytes has no load mode, the tensor's has:
+  // "Illegal modifier '.tile' for instruction 'cp.async.bulk.prefetch'";
+  // seed 78.)
+  if (mnemonic == "cp.async.bulk.prefetch")
+    for (Flag f : {Flag::tile, Flag::im2col})
+      if (mods.has(f))
+        return p.error(opTok, "'cp.async.bulk.prefetch' takes no ." +
+                                  stringifyFlag(f) +
+                                  " (a tensor prefetch's load mode)");
   if (mnemonic == "cp.async.bulk")
     if (ArrayAttr extras = mods.getExtras())
       for (Attribute e : extras)

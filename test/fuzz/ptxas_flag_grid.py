@@ -327,7 +327,7 @@ FLAGS = ['.ftz', '.sat', '.approx', '.full', '.relu', '.NaN', '.xorsign.abs',
          '.L1::no_allocate', '.L2::evict_first', '.L2::evict_last',
          '.L2::evict_normal', '.L2::cache_hint', '.L2::64B', '.L2::128B',
          '.L1', '.L2', '.unified', '.proxy', '.parity', '.noComplete',
-         '.expect_tx', '.bulk_group']
+         '.expect_tx', '.bulk_group', '.tile', '.im2col']
 # With --modifiers, the other kinds of modifier instead (the differential
 # fuzzer's seed 55 found `mbarrier.init.shared.shared` and
 # `multimem.st.relaxed` without a scope): state spaces, orderings, scopes,
