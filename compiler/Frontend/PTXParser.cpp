@@ -5770,6 +5770,11 @@ FunctionBuilder::checkOperandForms(const Token &opTok, StringRef mnemonic,
   // (The bulk prefetch of bytes has no load mode, the tensor's has:
   // "Illegal modifier '.tile' for instruction 'cp.async.bulk.prefetch'";
   // seed 78.)
+  // A tensor copy has one load mode ("Multiple .load_mode modifiers
+  // specified"; the flag grid).
+  if (mods.has(Flag::tile) && mods.has(Flag::im2col))
+    return p.error(opTok,
+                   "'" + mnemonic + "' takes one load mode, .tile or .im2col");
   if (mnemonic == "cp.async.bulk.prefetch")
     for (Flag f : {Flag::tile, Flag::im2col})
       if (mods.has(f))
