@@ -7110,18 +7110,41 @@ FunctionBuilder::emitInstruction(const Token &opTok, StringRef mnemonic,
                                 stringifyTypeKind(t));
   }
   // bf16 arithmetic neither flushes nor saturates (ptxas: "Illegal modifier
-  // '.ftz'", "'.sat'"; ex2.approx.ftz.bf16 is its own form).
+  // '.ftz'", "'.sat'"; ex2.approx.ftz.bf16 is its own form; set's compared
+  // type is its last: seed 79).
   if (!mods.getTypes().empty() &&
-      (mods.getTypes()[0] == TypeKind::bf16 ||
-       mods.getTypes()[0] == TypeKind::bf16x2) &&
       llvm::is_contained({"add", "sub", "mul", "fma", "neg", "abs", "min",
-                          "max", "setp", "cvt"},
-                         mnemonic))
-    for (Flag f : {Flag::ftz, Flag::sat})
-      if (mods.has(f))
-        return p.error(opTok, "'" + mnemonic + "' of ." +
-                                  stringifyTypeKind(mods.getTypes()[0]) +
-                                  " takes no ." + stringifyFlag(f));
+                          "max", "setp", "cvt", "set"},
+                         mnemonic)) {
+    TypeKind t =
+        mnemonic == "set" ? mods.getTypes().back() : mods.getTypes()[0];
+    if (t == TypeKind::bf16 || t == TypeKind::bf16x2)
+      for (Flag f : {Flag::ftz, Flag::sat})
+        if (mods.has(f))
+          return p.error(opTok, "'" + mnemonic + "' of ." +
+                                    stringifyTypeKind(t) + " takes no ." +
+                                    stringifyFlag(f));
+  }
+  // barrier.arrive counts threads, never 0 ("Instruction 'barrier.arrive'
+  // requires a non-zero thread count argument"); st.async stores no .pred
+  // ("Unexpected instruction types"); red.async names its operation
+  // ("Reduction operation is required"); txq and suq make one query
+  // ("Multiple query modifiers specified"). Seed 79.
+  if ((mnemonic == "barrier.arrive" || mnemonic == "bar.arrive") &&
+      operands.size() == 2 && operands[1].kind == ParsedOperand::Int &&
+      operands[1].intValue == 0)
+    return p.error(operands[1].tok,
+                   "'" + mnemonic + "' counts a non-zero number of threads");
+  if (mnemonic == "st.async" && mods.getTypes().size() == 1 &&
+      mods.getTypes()[0] == TypeKind::pred)
+    return p.error(opTok, "'st.async' stores no .pred");
+  if (mnemonic == "red.async" && !mods.getRedOp())
+    return p.error(opTok, "'red.async' needs its reduction (.add, ...)");
+  if ((mnemonic == "txq" || mnemonic == "suq") && mods.getExtras() &&
+      llvm::count_if(mods.getExtras(), [](Attribute e) {
+        return cast<StringAttr>(e).getValue() != "level";
+      }) > 1)
+    return p.error(opTok, "'" + mnemonic + "' makes one query");
   // mul saturates floats but .f64 (ptxas: "Illegal modifier '.sat' for
   // instruction 'mul.hi'", "... 'mul'").
   if (mnemonic == "mul" && mods.has(Flag::sat) && mods.getTypes().size() == 1 &&
