@@ -2491,6 +2491,16 @@ static bool isMatrixType(TypeKind t) {
       t);
 }
 
+/// What a matrix product's B may be given A: the same type, or its
+/// signed/unsigned or other 8-bit float partner (mma's and wgmma's rule).
+static int multiplicandFamily(TypeKind t) {
+  using T = TypeKind;
+  return t == T::s8 || t == T::u8       ? 1
+         : t == T::s4 || t == T::u4     ? 2
+         : t == T::e4m3 || t == T::e5m2 ? 3
+                                        : 4 + static_cast<int>(t);
+}
+
 /// The class of a plain scalar PTX type ptxas checks register operands
 /// against: 'b', 'f', 's', 'u', 'p' (.pred), or 0 for the others (halves,
 /// packed and FP8 types, .b128), which are not checked here.
@@ -3749,13 +3759,8 @@ LogicalResult FunctionBuilder::checkMmaTypes(const Token &opTok,
   bool fp8 = a == T::e4m3 || a == T::e5m2;
   unsigned bits = a == T::tf32 ? 32 : getTypeBitWidth(a);
   // B is A's type, or its signed/unsigned or other 8-bit float partner.
-  auto family = [](T t) {
-    return t == T::s8 || t == T::u8       ? 1
-           : t == T::s4 || t == T::u4     ? 2
-           : t == T::e4m3 || t == T::e5m2 ? 3
-                                          : 4 + static_cast<int>(t);
-  };
-  if (a == T::f32 || a == T::s32 || family(types[2]) != family(a))
+  if (a == T::f32 || a == T::s32 ||
+      multiplicandFamily(types[2]) != multiplicandFamily(a))
     return p.error(opTok, "'" + mnemonic + "' has no multiplicands ." +
                               stringifyTypeKind(a) + " and ." +
                               stringifyTypeKind(types[2]));
@@ -4800,13 +4805,7 @@ FunctionBuilder::checkTypeAndFlagRules(const Token &opTok, StringRef mnemonic,
     return p.error(opTok, "'match' compares .b32 or .b64, not ." +
                               stringifyTypeKind(types[0]));
   if (mnemonic.starts_with("wgmma.mma_async") && types.size() == 3) {
-    auto family = [](TypeKind t) {
-      return t == TypeKind::s8 || t == TypeKind::u8       ? 1
-             : t == TypeKind::e4m3 || t == TypeKind::e5m2 ? 2
-                                                          : 3;
-    };
-    if (family(types[1]) != family(types[2]) ||
-        (family(types[1]) == 3 && types[1] != types[2]))
+    if (multiplicandFamily(types[1]) != multiplicandFamily(types[2]))
       return p.error(opTok, "'" + mnemonic + "' multiplies ." +
                                 stringifyTypeKind(types[1]) + " by ." +
                                 stringifyTypeKind(types[2]));
